@@ -1,0 +1,14 @@
+import { z } from 'zod'
+
+export const siteConfigSchema = z
+  .object({
+    supportWhatsapp: z.string(),
+    chatPlatformUrl: z.string(),
+    companyLegalName: z.string(),
+    companyCnpj: z.string(),
+    companyAddress: z.string(),
+    companyCredit: z.string(),
+    cardMode: z.enum(['stripe', 'simulator']),
+  })
+  .meta({ id: 'SiteConfig' })
+export type SiteConfig = z.infer<typeof siteConfigSchema>

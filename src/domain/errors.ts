@@ -1,0 +1,60 @@
+/** The code is for programs, the text for people (the spec's words where it has them). */
+export const errorText = {
+  validation_failed: 'Dados inválidos. Confira os campos e tente novamente.',
+  unauthenticated: 'Usuário não autenticado',
+  forbidden: 'Você não tem permissão para acessar esta área',
+  not_found: 'Recurso não encontrado.',
+  rate_limited: 'Muitas tentativas. Aguarde um pouco e tente novamente.',
+  unknown: 'Ocorreu um erro desconhecido',
+  origin_forbidden: 'Origem da requisição não permitida.',
+  // WhatsApp verification
+  whatsapp_invalid: 'Por favor, insira um número de WhatsApp válido (apenas números).',
+  code_invalid: 'Código inválido ou expirado.',
+  code_attempts_exceeded: 'Número máximo de tentativas excedido. Solicite um novo código.',
+  code_resend_too_soon: 'Aguarde 60 segundos antes de solicitar um novo código.',
+  code_hourly_limit: 'Limite de códigos por hora atingido para este número. Tente novamente mais tarde.',
+  whatsapp_not_verified: 'Por favor, verifique seu número de WhatsApp antes de continuar.',
+  whatsapp_send_failed: 'Não foi possível enviar a mensagem pelo WhatsApp. Tente novamente.',
+  // Accounts
+  email_taken: 'Este e-mail já está cadastrado.',
+  password_too_short: 'A senha deve ter pelo menos 8 caracteres.',
+  password_too_long: 'A senha deve ter no máximo 128 caracteres.',
+  invalid_credentials: 'E-mail ou senha incorretos.',
+  email_not_verified:
+    'Seu e-mail ainda não foi confirmado. Enviamos um novo link de confirmação para sua caixa de entrada.',
+  invalid_token: 'O link é inválido ou expirou. Solicite um novo.',
+  email_invalid: 'Informe um e-mail válido.',
+  // Billing
+  plan_not_found: 'Plano não encontrado.',
+  plan_in_use: 'Este plano possui assinaturas e não pode ser excluído. Desative-o para ocultá-lo da página de planos.',
+  plan_exists: 'Já existe um plano com este ID.',
+  subscription_not_found: 'Assinatura não encontrada.',
+  payment_not_found: 'Pagamento não encontrado.',
+  payment_not_pending: 'Este pagamento não está aguardando PIX.',
+  pix_not_configured: 'O pagamento via PIX ainda não está configurado. Tente novamente mais tarde ou pague com cartão.',
+  pix_key_invalid: 'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.',
+  cannot_cancel: 'Só é possível cancelar assinaturas ativas que ainda não têm cancelamento agendado.',
+  cannot_upgrade: 'Só é possível trocar o plano de assinaturas ativas.',
+  no_higher_plan: 'Você já está no plano mais alto.',
+  plan_not_higher: 'Escolha um plano com valor maior que o atual.',
+  card_unavailable: 'O pagamento com cartão está indisponível no momento. Tente novamente mais tarde.',
+  card_provider_error: 'O provedor de pagamento com cartão não respondeu. Tente novamente em instantes.',
+  webhook_signature_invalid: 'Assinatura do webhook inválida.',
+  simulator_disabled: 'O simulador de cartão não está disponível neste ambiente.',
+  last_admin: 'Não é possível remover o último administrador.',
+  e2e_id_taken: 'Este identificador de transação PIX já foi usado em outro pagamento.',
+  user_not_found: 'Usuário não encontrado.',
+} as const
+
+export type DomainErrorCode = keyof typeof errorText
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message?: string,
+    options?: ErrorOptions,
+  ) {
+    super(message ?? errorText[code], options)
+    this.name = 'DomainError'
+  }
+}

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'deve começar com postgres:// ou postgresql://')
+      .optional(),
+  ),
+  DATA_DIR: z.string().min(1).default('./data'),
+  APP_URL: optionalText.pipe(z.url('deve ser uma URL http(s) completa').optional()),
+  AUTH_SECRET: optionalText.pipe(z.string().min(32, 'deve ter pelo menos 32 caracteres').optional()),
+  ADMIN_EMAIL: optionalText.pipe(z.email('deve ser um e-mail válido').optional()),
+  ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'deve ter pelo menos 8 caracteres').optional()),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'deve começar com smtp:// ou smtps://')
+      .optional(),
+  ),
+  MAIL_FROM: z.string().default('Atendimento Multicanal <nao-responda@localhost>'),
+  WHATSAPP_TOKEN: optionalText,
+  WHATSAPP_PHONE_NUMBER_ID: optionalText,
+  WHATSAPP_API_URL: z.url().default('https://graph.facebook.com/v21.0'),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_URL: optionalText.pipe(z.url().optional()),
+  SUPPORT_WHATSAPP: z
+    .string()
+    .regex(/^\d{10,15}$/, 'deve ter de 10 a 15 dígitos')
+    .default('5585999990000'),
+  CHAT_PLATFORM_URL: z.url().default('https://chat.example.com.br'),
+  COMPANY_LEGAL_NAME: z.string().min(1).default('Atendimento Multicanal Tecnologia Ltda'),
+  COMPANY_CNPJ: z.string().min(1).default('00.000.000/0001-00'),
+  COMPANY_ADDRESS: z.string().min(1).default('Rua Exemplo, 100, Centro, Itaitinga - CE, 61880-000, Brasil'),
+  COMPANY_CREDIT: z.string().min(1).default('Equipe Atendimento Multicanal'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+})
+
+export type Env = z.infer<typeof envSchema>
+
+export type Config = Env & {
+  appUrl: string
+  authSecret: string
+  dataDir: string
+  outboxPath: string
+  secureCookies: boolean
+  trustedOrigins: string[]
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/** Parses the environment once. Throws ConfigError with one line naming the variable and the problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const name = String(issue?.path[0] ?? 'ambiente')
+    throw new ConfigError(`Configuração inválida: ${name} ${issue?.message ?? 'inválida'}`)
+  }
+  const e = parsed.data
+  const production = e.NODE_ENV === 'production'
+  if (production) {
+    if (!e.AUTH_SECRET) throw new ConfigError('Configuração inválida: AUTH_SECRET é obrigatório em produção')
+    if (!e.APP_URL) throw new ConfigError('Configuração inválida: APP_URL é obrigatório em produção')
+    if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)
+      throw new ConfigError(
+        'Configuração inválida: STRIPE_SECRET_KEY e STRIPE_WEBHOOK_SECRET são obrigatórios em produção',
+      )
+    if (!e.SMTP_URL) throw new ConfigError('Configuração inválida: SMTP_URL é obrigatório em produção')
+  }
+  if (Boolean(e.WHATSAPP_TOKEN) !== Boolean(e.WHATSAPP_PHONE_NUMBER_ID))
+    throw new ConfigError('Configuração inválida: WHATSAPP_TOKEN e WHATSAPP_PHONE_NUMBER_ID devem ser definidos juntos')
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_WEBHOOK_SECRET))
+    throw new ConfigError('Configuração inválida: STRIPE_SECRET_KEY e STRIPE_WEBHOOK_SECRET devem ser definidos juntos')
+  if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD))
+    throw new ConfigError('Configuração inválida: ADMIN_EMAIL e ADMIN_PASSWORD devem ser definidos juntos')
+
+  const dataDir = path.resolve(e.DATA_DIR)
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
+  const origins = new Set([appUrl])
+  if (!production) {
+    origins.add(`http://127.0.0.1:${e.PORT}`)
+    origins.add(`http://localhost:${e.PORT}`)
+    origins.add('http://localhost:5173')
+    origins.add('http://127.0.0.1:5173')
+  }
+  return {
+    ...e,
+    appUrl,
+    dataDir,
+    authSecret: e.AUTH_SECRET ?? generatedSecret(dataDir),
+    outboxPath: path.join(dataDir, 'outbox.jsonl'),
+    secureCookies: appUrl.startsWith('https://'),
+    trustedOrigins: [...origins],
+  }
+}
+
+/** Outside production the session secret is generated once and kept in DATA_DIR, so restarts keep sessions. */
+function generatedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'auth-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('base64url')
+  writeFileSync(file, secret, { mode: 0o600 })
+  return secret
+}

@@ -1,0 +1,84 @@
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import type { ExtractTablesWithRelations } from 'drizzle-orm'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import * as schema from './schema/all'
+
+export type Schema = typeof schema
+export type Db = PgDatabase<PgQueryResultHKT, Schema>
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
+/** Repos take either the database or a transaction. */
+export type Executor = Db | Tx
+
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
+
+export type Database = {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** The raw PGlite instance in embedded mode (pg-boss runs on it in-process). */
+  pglite?: PGlite
+  /** The pg pool in PostgreSQL mode. */
+  pool?: pg.Pool
+  migrate(): Promise<void>
+  ping(): Promise<boolean>
+  close(): Promise<void>
+}
+
+// bigint columns come back as strings from node-postgres; our money fits in a JS number.
+pg.types.setTypeParser(20, (v) => Number(v))
+
+export function connectPostgres(url: string, options: { max?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 })
+  pool.on('error', () => {}) // idle-client errors surface on the next query
+  const db = drizzlePg(pool, { schema }) as unknown as Db
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+    ping: async () => {
+      try {
+        await pool.query('select 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+    close: () => pool.end(),
+  }
+}
+
+export async function connectPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Database> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir })
+  await pglite.waitReady
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
+    ping: async () => {
+      try {
+        await pglite.query('select 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+    close: () => pglite.close(),
+  }
+}
+
+/** DATABASE_URL picks PostgreSQL; otherwise the embedded database lives in DATA_DIR/db. */
+export async function connectDatabase(config: { DATABASE_URL?: string; dataDir: string }): Promise<Database> {
+  if (config.DATABASE_URL) return connectPostgres(config.DATABASE_URL)
+  return connectPglite({ dataDir: path.join(config.dataDir, 'db') })
+}

@@ -1,0 +1,4 @@
+export * from './auth'
+export * from './billing'
+export * from './plans'
+export * from './platform'

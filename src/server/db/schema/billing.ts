@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  jsonb,
+  pgEnum,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+import { paymentMethods, paymentStatuses, subscriptionStatuses } from '../../../domain/subscription-status'
+import { profiles } from './auth'
+import { plans } from './plans'
+
+export const subscriptionStatusEnum = pgEnum('subscription_status', subscriptionStatuses)
+export const paymentStatusEnum = pgEnum('payment_status', paymentStatuses)
+export const paymentMethodEnum = pgEnum('payment_method', paymentMethods)
+export const billingMethodEnum = pgEnum('billing_method', ['pix', 'card'])
+export const paymentTypeEnum = pgEnum('payment_type', ['new', 'upgrade', 'renewal'])
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'restrict' }),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id, { onDelete: 'restrict', onUpdate: 'cascade' }),
+    status: subscriptionStatusEnum('status').notNull(),
+    billingMethod: billingMethodEnum('billing_method').notNull().default('pix'),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+    anchorDay: smallint('anchor_day'), // day of month the period renews on (keeps 31 after February)
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    stripeSubscriptionId: text('stripe_subscription_id').unique(),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('subscriptions_period_check', sql`${t.currentPeriodEnd} > ${t.currentPeriodStart}`),
+    index('subscriptions_user_id_idx').on(t.userId, t.createdAt),
+    index('subscriptions_status_idx').on(t.status, t.currentPeriodEnd),
+    index('subscriptions_created_at_idx').on(t.createdAt),
+    index('subscriptions_plan_id_idx').on(t.planId),
+  ],
+)
+
+export type PaymentMetadata = { type?: 'upgrade' | 'renewal' | 'new'; targetPlanId?: string; [key: string]: unknown }
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    subscriptionId: text('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'restrict' }),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    status: paymentStatusEnum('status').notNull(),
+    currency: text('currency').notNull().default('BRL'),
+    paymentMethod: paymentMethodEnum('payment_method').notNull(),
+    type: paymentTypeEnum('type').notNull().default('new'),
+    targetPlanId: text('target_plan_id').references(() => plans.id, { onDelete: 'restrict', onUpdate: 'cascade' }),
+    dueDate: timestamp('due_date', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    receiptUrl: text('receipt_url'),
+    metadata: jsonb('metadata').$type<PaymentMetadata>().notNull().default({}),
+    pixReference: text('pix_reference').unique(), // the BR Code txid
+    pixEndToEndId: text('pix_end_to_end_id').unique(),
+    amountReceivedCents: bigint('amount_received_cents', { mode: 'number' }),
+    stripeInvoiceId: text('stripe_invoice_id').unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payments_amount_check', sql`${t.amountCents} > 0`),
+    check('payments_currency_check', sql`${t.currency} = 'BRL'`),
+    check('payments_pix_reference_check', sql`${t.pixReference} is null or ${t.pixReference} ~ '^[A-Za-z0-9]{1,25}$'`),
+    check('payments_e2e_check', sql`${t.pixEndToEndId} is null or ${t.pixEndToEndId} ~ '^[A-Za-z0-9]{32}$'`),
+    index('payments_subscription_id_idx').on(t.subscriptionId, t.createdAt),
+    index('payments_status_idx').on(t.status, t.dueDate),
+    index('payments_created_at_idx').on(t.createdAt),
+    // One open upgrade invoice per subscription, whatever the concurrency.
+    uniqueIndex('payments_one_open_upgrade_idx')
+      .on(t.subscriptionId)
+      .where(sql`${t.type} = 'upgrade' and ${t.status} in ('pending', 'pending_pix')`),
+  ],
+)
+
+export const pixSettings = pgTable(
+  'pix_settings',
+  {
+    id: smallint('id').primaryKey().default(1),
+    pixKey: text('pix_key').notNull().default(''),
+    beneficiaryName: text('beneficiary_name').notNull().default(''),
+    beneficiaryCity: text('beneficiary_city').notNull().default(''),
+    description: text('description'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('pix_settings_single_row', sql`${t.id} = 1`),
+    check('pix_settings_name_len', sql`char_length(${t.beneficiaryName}) <= 25`),
+    check('pix_settings_city_len', sql`char_length(${t.beneficiaryCity}) <= 15`),
+  ],
+)

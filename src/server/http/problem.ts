@@ -1,0 +1,106 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { DomainError, type DomainErrorCode, errorText } from '../../domain/errors'
+
+/** Every code has a status, or the build breaks. */
+export const problemStatus: Record<DomainErrorCode, number> = {
+  validation_failed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  rate_limited: 429,
+  unknown: 500,
+  origin_forbidden: 403,
+  whatsapp_invalid: 400,
+  code_invalid: 400,
+  code_attempts_exceeded: 429,
+  code_resend_too_soon: 429,
+  code_hourly_limit: 429,
+  whatsapp_not_verified: 400,
+  whatsapp_send_failed: 502,
+  email_taken: 422,
+  password_too_short: 400,
+  password_too_long: 400,
+  invalid_credentials: 401,
+  email_not_verified: 403,
+  invalid_token: 400,
+  email_invalid: 400,
+  plan_not_found: 404,
+  plan_in_use: 409,
+  plan_exists: 409,
+  subscription_not_found: 404,
+  payment_not_found: 404,
+  payment_not_pending: 409,
+  pix_not_configured: 503,
+  pix_key_invalid: 400,
+  cannot_cancel: 409,
+  cannot_upgrade: 409,
+  no_higher_plan: 409,
+  plan_not_higher: 400,
+  card_unavailable: 503,
+  card_provider_error: 502,
+  webhook_signature_invalid: 400,
+  simulator_disabled: 404,
+  last_admin: 409,
+  e2e_id_taken: 409,
+  user_not_found: 404,
+}
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.string(),
+    message: z.string(),
+    detail: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: 'Problem' })
+
+export type Problem = z.infer<typeof problemSchema>
+
+export function problem(code: DomainErrorCode, message?: string, extra: Partial<Problem> = {}): Problem {
+  const text = message ?? errorText[code]
+  return {
+    type: `urn:problem:${code}`,
+    title: code,
+    status: problemStatus[code],
+    code,
+    message: text,
+    detail: text,
+    ...extra,
+  }
+}
+
+/** One error handler: DomainError → its status; schema failures → 400; anything else → logged, 500 'unknown'. */
+export function registerProblemHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
+    let body: Problem
+    if (error instanceof DomainError) {
+      body = problem(error.code, error.message)
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        path: (v.instancePath || '/').replace(/^\//, '').replaceAll('/', '.'),
+        message: v.message ?? 'inválido',
+      }))
+      const first = errors[0]
+      body = problem(
+        'validation_failed',
+        first?.message && first.message !== 'Invalid input' ? first.message : undefined,
+        {
+          errors,
+        },
+      )
+    } else if ('statusCode' in error && error.statusCode === 429) {
+      body = problem('rate_limited')
+    } else if ('statusCode' in error && typeof error.statusCode === 'number' && error.statusCode < 500) {
+      body = problem('validation_failed', undefined, { status: error.statusCode })
+    } else {
+      request.log.error({ err: error, reqId: request.id }, 'unhandled error')
+      body = problem('unknown')
+    }
+    return reply.status(body.status).type('application/problem+json').send(body)
+  })
+}

@@ -1,0 +1,30 @@
+import { buildApp } from './app'
+import { ensureAdmin, prepareDatabase } from './bootstrap'
+import { ConfigError, loadConfig } from './config'
+import { connectDatabase } from './db/client'
+
+async function main() {
+  const config = loadConfig()
+  const database = await connectDatabase(config)
+  await prepareDatabase(database, (m) => console.log(m))
+  const app = await buildApp({ config, database })
+  await ensureAdmin(app.ctx, (m) => app.log.info(m))
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal}: encerrando`)
+    await app.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+
+  await app.listen({ port: config.PORT, host: config.HOST })
+  app.log.info(`Pronto em ${config.appUrl} (banco: ${database.kind === 'pglite' ? 'PGlite embutido' : 'PostgreSQL'})`)
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message)
+  else console.error('Falha ao iniciar:', error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,25 @@
+import type { Executor } from '../../db/client'
+import { auditLog } from '../../db/schema/platform'
+
+export type Actor = { id: string; roleId: number } | { id: null; roleId: 0; system: string }
+
+export const systemActor = (system: string): Actor => ({ id: null, roleId: 0, system })
+
+/** One row per state change that moves money or access: who, what, before, after, when. */
+export async function audit(
+  tx: Executor,
+  actor: Actor,
+  action: string,
+  entity: string,
+  entityId: string,
+  change: { before?: unknown; after?: unknown } = {},
+): Promise<void> {
+  await tx.insert(auditLog).values({
+    actorId: actor.id,
+    action,
+    entity,
+    entityId,
+    before: change.before ?? null,
+    after: change.after ?? ('system' in actor ? { by: actor.system } : null),
+  })
+}

@@ -1,0 +1,268 @@
+import { APIError } from 'better-auth/api'
+import { eq } from 'drizzle-orm'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import {
+  emailOnlyInputSchema,
+  okSchema,
+  resetPasswordInputSchema,
+  sendCodeInputSchema,
+  sessionSchema,
+  signInInputSchema,
+  signUpInputSchema,
+  verifyCodeInputSchema,
+} from '../../../domain/contracts/auth'
+import { DomainError, type DomainErrorCode } from '../../../domain/errors'
+import { profiles } from '../../db/schema/auth'
+import { problemSchema } from '../../http/problem'
+import { toSessionUser } from '../../http/session'
+import { forwardSetCookie, toWebHeaders } from '../../http/web-headers'
+import { hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import {
+  consumeVerification,
+  releaseVerification,
+  sendVerificationCode,
+  verifyCode,
+} from '../whatsapp/verification.service'
+
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 422: problemSchema, 429: problemSchema }
+
+/** better-auth's error codes in our words. */
+const authErrorCodes: Record<string, DomainErrorCode> = {
+  INVALID_EMAIL_OR_PASSWORD: 'invalid_credentials',
+  INVALID_EMAIL: 'email_invalid',
+  INVALID_PASSWORD: 'invalid_credentials',
+  EMAIL_NOT_VERIFIED: 'email_not_verified',
+  USER_ALREADY_EXISTS: 'email_taken',
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'email_taken',
+  PASSWORD_TOO_SHORT: 'password_too_short',
+  PASSWORD_TOO_LONG: 'password_too_long',
+  INVALID_TOKEN: 'invalid_token',
+  TOKEN_EXPIRED: 'invalid_token',
+  USER_NOT_FOUND: 'invalid_token',
+}
+
+function translate(error: unknown): unknown {
+  if (error instanceof APIError) {
+    const code = typeof error.body?.code === 'string' ? authErrorCodes[error.body.code] : undefined
+    if (code) return new DomainError(code)
+  }
+  return error
+}
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { auth, now } = app.ctx
+  const verificationDeps = () => ({
+    db: app.ctx.db,
+    whatsapp: app.ctx.whatsapp,
+    secret: app.ctx.config.authSecret,
+    now,
+  })
+
+  app.post(
+    '/api/whatsapp/send-code',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Envia um código de 6 dígitos pelo WhatsApp (send-whatsapp-verification)',
+        body: sendCodeInputSchema,
+        response: { 200: okSchema, ...errors, 502: problemSchema },
+      },
+    },
+    async (request) => {
+      await sendVerificationCode(verificationDeps(), request.body.phone_number, request.ip)
+      return { ok: true as const }
+    },
+  )
+
+  app.post(
+    '/api/whatsapp/verify-code',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Confere o código enviado pelo WhatsApp (verify-whatsapp-code)',
+        body: verifyCodeInputSchema,
+        response: { 200: z.object({ success: z.literal(true) }), ...errors },
+      },
+    },
+    async (request) => {
+      await verifyCode(verificationDeps(), request.body.phone_number, request.body.code, request.ip)
+      return { success: true as const }
+    },
+  )
+
+  app.post(
+    '/api/auth/sign-up',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Cria a conta; exige o WhatsApp verificado nos últimos 30 minutos e envia o e-mail de confirmação',
+        body: signUpInputSchema,
+        response: { 201: okSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const input = request.body
+      await hitRateLimit(app.ctx.db, `sign-up:ip:${request.ip}`, rateRules.signUpPerIp, now())
+      // Checked before using up the verification, so the common mistake costs no new code.
+      const [taken] = await app.ctx.db
+        .select({ id: profiles.id })
+        .from(profiles)
+        .where(eq(profiles.email, input.email))
+        .limit(1)
+      if (taken) throw new DomainError('email_taken')
+      const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, now())
+      try {
+        await auth.api.signUpEmail({
+          body: {
+            name: input.name,
+            email: input.email,
+            password: input.password,
+            companyName: input.companyName,
+            whatsappNumber: input.whatsappNumber,
+            callbackURL: '/login?verified=1',
+          },
+          headers: toWebHeaders(request.headers),
+        })
+      } catch (error) {
+        await releaseVerification(app.ctx.db, verificationId)
+        throw translate(error)
+      }
+      return reply.status(201).send({ ok: true as const })
+    },
+  )
+
+  app.post(
+    '/api/auth/sign-in',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Entra com e-mail e senha; a sessão vai num cookie httpOnly',
+        body: signInInputSchema,
+        response: { 200: sessionSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body
+      await hitRateLimit(app.ctx.db, `sign-in:ip:${request.ip}`, rateRules.signInPerIp, now())
+      await hitRateLimit(app.ctx.db, `sign-in:account:${email}`, rateRules.signInPerAccount, now())
+      try {
+        const result = await auth.api.signInEmail({
+          body: { email, password },
+          headers: toWebHeaders(request.headers),
+          returnHeaders: true,
+        })
+        forwardSetCookie(result.headers, reply)
+        return { user: toSessionUser(result.response.user) }
+      } catch (error) {
+        throw translate(error)
+      }
+    },
+  )
+
+  app.post(
+    '/api/auth/sign-out',
+    { schema: { tags: ['auth'], summary: 'Encerra a sessão e a revoga no servidor', response: { 200: okSchema } } },
+    async (request, reply) => {
+      try {
+        const result = await auth.api.signOut({ headers: toWebHeaders(request.headers), returnHeaders: true })
+        forwardSetCookie(result.headers, reply)
+      } catch (error) {
+        // Signing out without a session is already done.
+        if (!(error instanceof APIError)) throw error
+      }
+      return { ok: true as const }
+    },
+  )
+
+  app.get(
+    '/api/auth/session',
+    {
+      schema: { tags: ['auth'], summary: 'A sessão atual (user null quando não há)', response: { 200: sessionSchema } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store')
+      return { user: await app.loadUser(request, reply) }
+    },
+  )
+
+  app.get(
+    '/api/auth/verify-email',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Link do e-mail de confirmação; redireciona para /login',
+        querystring: z.object({ token: z.string().min(1) }),
+        response: { 302: z.null() },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await auth.api.verifyEmail({ query: { token: request.query.token } })
+        return reply.redirect('/login?verified=1')
+      } catch {
+        return reply.redirect('/login?verifyError=1')
+      }
+    },
+  )
+
+  app.post(
+    '/api/auth/resend-verification',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Reenvia o e-mail de confirmação (responde ok mesmo se o e-mail não existir)',
+        body: emailOnlyInputSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await hitRateLimit(app.ctx.db, `resend:ip:${request.ip}`, rateRules.resendVerificationPerIp, now())
+      await hitRateLimit(app.ctx.db, `resend:account:${request.body.email}`, rateRules.passwordResetPerAccount, now())
+      try {
+        await auth.api.sendVerificationEmail({ body: { email: request.body.email, callbackURL: '/login?verified=1' } })
+      } catch (error) {
+        if (!(error instanceof APIError)) throw error
+      }
+      return { ok: true as const }
+    },
+  )
+
+  app.post(
+    '/api/auth/forgot-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Envia o link de redefinição de senha (responde ok mesmo se o e-mail não existir)',
+        body: emailOnlyInputSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await hitRateLimit(app.ctx.db, `reset:ip:${request.ip}`, rateRules.passwordResetPerIp, now())
+      await hitRateLimit(app.ctx.db, `reset:account:${request.body.email}`, rateRules.passwordResetPerAccount, now())
+      await auth.api.requestPasswordReset({ body: { email: request.body.email, redirectTo: '/reset-password' } })
+      return { ok: true as const }
+    },
+  )
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Define a nova senha com o token do e-mail; encerra as outras sessões',
+        body: resetPasswordInputSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      try {
+        await auth.api.resetPassword({ body: request.body })
+      } catch (error) {
+        throw translate(error)
+      }
+      return { ok: true as const }
+    },
+  )
+}

@@ -1,0 +1,75 @@
+import { betterAuth } from 'better-auth'
+import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import type { Config } from '../../config'
+import type { Db } from '../../db/client'
+import { accounts, profiles, sessions, verifications } from '../../db/schema/auth'
+import type { MailSender } from '../messaging/email'
+import { confirmEmail, resetPassword } from '../messaging/templates'
+
+export const sessionRules = {
+  expiresInS: 7 * 24 * 60 * 60, // a week without activity ends the session
+  updateAgeS: 24 * 60 * 60, // an active session is extended at most once a day
+  emailVerificationExpiresInS: 24 * 60 * 60,
+  resetPasswordExpiresInS: 60 * 60,
+}
+
+/**
+ * better-auth owns passwords (scrypt), sessions and e-mail tokens. Its HTTP handler is not mounted:
+ * our own routes (auth.routes.ts) validate, rate-limit and translate, then call `auth.api`.
+ */
+export function createAuth(deps: { db: Db; config: Config; mail: MailSender }) {
+  const { config, mail } = deps
+  return betterAuth({
+    appName: 'Atendimento Multicanal',
+    baseURL: config.appUrl,
+    basePath: '/api/auth',
+    secret: config.authSecret,
+    trustedOrigins: config.trustedOrigins,
+    telemetry: { enabled: false },
+    logger: { disabled: config.NODE_ENV === 'test' },
+    database: drizzleAdapter(deps.db, { provider: 'pg', schema: { profiles, sessions, accounts, verifications } }),
+    user: {
+      modelName: 'profiles',
+      additionalFields: {
+        companyName: { type: 'string', required: false, defaultValue: '', input: true },
+        whatsappNumber: { type: 'string', required: false, defaultValue: '', input: true },
+        // Never accepted from a request: only admins (users module) and the shell change a role.
+        roleId: { type: 'number', required: false, defaultValue: 2, input: false },
+      },
+    },
+    session: { modelName: 'sessions', expiresIn: sessionRules.expiresInS, updateAge: sessionRules.updateAgeS },
+    account: { modelName: 'accounts' },
+    verification: { modelName: 'verifications' },
+    rateLimit: { enabled: false }, // ours live in PostgreSQL (rate-limit.ts), per IP and per account
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: sessionRules.resetPasswordExpiresInS,
+      sendResetPassword: async ({ user, token }) => {
+        const url = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`
+        await mail.send({ to: user.email, ...resetPassword({ name: user.name, url }) })
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: false,
+      expiresIn: sessionRules.emailVerificationExpiresInS,
+      sendVerificationEmail: async ({ user, token }) => {
+        const url = `${config.appUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`
+        await mail.send({ to: user.email, ...confirmEmail({ name: user.name, url }) })
+      },
+    },
+    advanced: {
+      cookiePrefix: 'billing',
+      useSecureCookies: config.secureCookies,
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies },
+    },
+  })
+}
+
+export type Auth = ReturnType<typeof createAuth>

@@ -1,0 +1,54 @@
+import { createTransport } from 'nodemailer'
+import { appendOutbox, type MessagingLog } from './outbox'
+
+export interface MailMessage {
+  to: string
+  subject: string
+  text: string
+  html?: string | undefined
+}
+
+export interface MailSender {
+  send(msg: MailMessage): Promise<void>
+}
+
+export interface MailSenderOptions {
+  smtpUrl?: string | undefined
+  from: string
+  outboxPath: string
+  production: boolean
+  log: MessagingLog
+}
+
+/** SMTP through nodemailer when SMTP_URL is set; the dev outbox otherwise, which production refuses. */
+export function createMailSender(opts: MailSenderOptions): MailSender {
+  if (opts.smtpUrl) {
+    const transport = createTransport(opts.smtpUrl)
+    return {
+      async send(msg) {
+        const info = await transport.sendMail({
+          from: opts.from,
+          to: msg.to,
+          subject: msg.subject,
+          text: msg.text,
+          ...(msg.html === undefined ? {} : { html: msg.html }),
+        })
+        // The body carries sign-in links: log only the id.
+        opts.log.info({ channel: 'email', messageId: info.messageId }, 'e-mail accepted by SMTP server')
+      },
+    }
+  }
+  if (opts.production)
+    throw new Error(
+      'Provedor de e-mail não configurado: defina SMTP_URL (a caixa de saída de desenvolvimento não é usada em produção)',
+    )
+  return {
+    async send(msg) {
+      await appendOutbox(
+        opts.outboxPath,
+        { channel: 'email', to: msg.to, subject: msg.subject, text: msg.text },
+        opts.log,
+      )
+    },
+  }
+}
