@@ -1,0 +1,38 @@
+import { Loader2 } from 'lucide-react'
+import { ApiError } from '../../lib/api'
+import { Button } from './button'
+
+export function Spinner({ label = 'Carregando…' }: { label?: string }) {
+  return (
+    <div role="status" className="flex items-center justify-center gap-2 py-10 text-muted-foreground">
+      <Loader2 className="size-5 animate-spin" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  )
+}
+
+/** A failed query: the server's message and a retry button. */
+export function QueryError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const detail = error instanceof ApiError ? error.detail : 'Ocorreu um erro desconhecido'
+  return (
+    <div
+      role="alert"
+      className="flex flex-col items-center gap-3 rounded-lg border border-destructive/40 p-6 text-center"
+    >
+      <p className="font-medium">Não foi possível carregar os dados.</p>
+      <p className="text-sm text-muted-foreground">{detail}</p>
+      <Button variant="outline" onClick={onRetry}>
+        Tentar novamente
+      </Button>
+    </div>
+  )
+}
+
+export function EmptyState({ title, children }: { title: string; children?: React.ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-border p-10 text-center">
+      <p className="font-medium">{title}</p>
+      {children}
+    </div>
+  )
+}

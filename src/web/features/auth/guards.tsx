@@ -1,0 +1,43 @@
+import { useEffect, useRef } from 'react'
+import { Navigate, Outlet, useLocation } from 'react-router'
+import { toast } from 'sonner'
+import { paths } from '../../app/paths'
+import { Spinner } from '../../components/ui/states'
+import { toasts } from '../../lib/toasts'
+import { useSessionUser } from './session'
+
+/** Dashboard routes need a session: otherwise the spec's toast and /login (coming back afterwards). */
+export function RequireUser() {
+  const { user, isLoading } = useSessionUser()
+  const location = useLocation()
+  const warned = useRef(false)
+  useEffect(() => {
+    if (!isLoading && !user && !warned.current) {
+      warned.current = true
+      toast.error(toasts.accessUnauthorized.error, { description: toasts.accessUnauthorized.description })
+    }
+  }, [isLoading, user])
+  if (isLoading) return <Spinner />
+  if (!user) {
+    const next = `${location.pathname}${location.search}`
+    return <Navigate to={`${paths.login}?next=${encodeURIComponent(next)}`} replace />
+  }
+  return <Outlet />
+}
+
+/** Admin routes additionally need the admin role (the API checks it again on every call). */
+export function RequireAdmin() {
+  const { user, isLoading } = useSessionUser()
+  const warned = useRef(false)
+  const denied = !isLoading && user && !user.isAdmin
+  useEffect(() => {
+    if (denied && !warned.current) {
+      warned.current = true
+      toast.error(toasts.accessDenied.error, { description: toasts.accessDenied.description })
+    }
+  }, [denied])
+  if (isLoading) return <Spinner />
+  if (!user) return <Navigate to={paths.login} replace />
+  if (!user.isAdmin) return <Navigate to={paths.dashboard} replace />
+  return <Outlet />
+}

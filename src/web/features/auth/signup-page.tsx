@@ -1,0 +1,7 @@
+export function SignupPage() {
+  return (
+    <main className="mx-auto max-w-3xl p-6">
+      <h1 className="text-2xl font-bold">Cadastro</h1>
+    </main>
+  )
+}

@@ -1,0 +1,7 @@
+export function OverviewPage() {
+  return (
+    <main className="mx-auto max-w-3xl p-6">
+      <h1 className="text-2xl font-bold">Painel</h1>
+    </main>
+  )
+}
