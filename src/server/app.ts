@@ -22,6 +22,7 @@ import type { Database } from './db/client'
 import { problem, problemSchema, registerProblemHandler } from './http/problem'
 import { sessionPlugin } from './http/session'
 import { createAuth } from './modules/auth/auth'
+import { type CardGateway, unavailableCardGateway } from './modules/billing/card-gateway'
 import { authRoutes } from './modules/auth/auth.routes'
 import { createMailSender, type MailSender } from './modules/messaging/email'
 import { createWhatsAppSender, type WhatsAppSender } from './modules/messaging/whatsapp'
@@ -34,6 +35,7 @@ export type AppOptions = {
   now?: () => Date
   mail?: MailSender
   whatsapp?: WhatsAppSender
+  card?: CardGateway
   logger?: boolean
   /** Where the built SPA is; unset or missing means API only. */
   webRoot?: string
@@ -75,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: database.db,
     mail,
     whatsapp,
+    card: options.card ?? unavailableCardGateway,
     now: options.now ?? (() => new Date()),
     auth: createAuth({ db: database.db, config, mail }),
   }

@@ -1,6 +1,7 @@
 import type { Config } from './config'
 import type { Database, Db } from './db/client'
 import type { Auth } from './modules/auth/auth'
+import type { CardGateway } from './modules/billing/card-gateway'
 import type { MailSender } from './modules/messaging/email'
 import type { WhatsAppSender } from './modules/messaging/whatsapp'
 
@@ -12,6 +13,7 @@ export type AppContext = {
   auth: Auth
   mail: MailSender
   whatsapp: WhatsAppSender
+  card: CardGateway
   /** The one clock: every time-dependent rule reads it, so tests can move time. */
   now: () => Date
 }

@@ -1,0 +1,125 @@
+import { z } from 'zod'
+import { paymentMethods, paymentStatuses, subscriptionStatuses } from '../subscription-status'
+import { whatsappNumberSchema } from './auth'
+import { planIdSchema, planSchema } from './plans'
+
+export const subscriptionStatusSchema = z.enum(subscriptionStatuses)
+export const paymentStatusSchema = z.enum(paymentStatuses)
+export const paymentMethodSchema = z.enum(paymentMethods)
+export const billingMethodSchema = z.enum(['pix', 'card'])
+export const paymentTypeSchema = z.enum(['new', 'upgrade', 'renewal'])
+
+/** A subscription as its owner sees it (GET /api/subscriptions). Instants are ISO strings. */
+export const subscriptionSchema = z
+  .object({
+    id: z.string(),
+    userId: z.string(),
+    planId: z.string(),
+    plan: planSchema.pick({ id: true, name: true, priceCents: true, boxQuantity: true, agentQuantity: true }),
+    status: subscriptionStatusSchema,
+    billingMethod: billingMethodSchema,
+    currentPeriodStart: z.string(),
+    currentPeriodEnd: z.string(),
+    cancelAtPeriodEnd: z.boolean(),
+    canceledAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Subscription' })
+export type Subscription = z.infer<typeof subscriptionSchema>
+
+/** A payment (invoice) as its owner sees it (GET /api/payments), with its subscription's plan. */
+export const paymentSchema = z
+  .object({
+    id: z.string(),
+    subscriptionId: z.string(),
+    amountCents: z.number().int(),
+    status: paymentStatusSchema,
+    currency: z.literal('BRL'),
+    paymentMethod: paymentMethodSchema,
+    type: paymentTypeSchema,
+    targetPlanId: z.string().nullable(),
+    dueDate: z.string(),
+    paidAt: z.string().nullable(),
+    createdAt: z.string(),
+    /** Stripe's hosted receipt for card payments; our own receipt page for PIX payments once paid. */
+    receiptUrl: z.string().nullable(),
+    metadata: z.object({ type: paymentTypeSchema.optional(), targetPlanId: z.string().optional() }).loose(),
+    plan: z.object({ id: z.string(), name: z.string(), priceCents: z.number().int() }).nullable(),
+  })
+  .meta({ id: 'Payment' })
+export type Payment = z.infer<typeof paymentSchema>
+
+/** What the PIX payment view shows: the BR Code "copia e cola" for one invoice. */
+export const pixChargeSchema = z
+  .object({
+    paymentId: z.string(),
+    brCode: z.string(),
+    amountCents: z.number().int(),
+    dueDate: z.string(),
+    beneficiaryName: z.string(),
+    reference: z.string(),
+    type: paymentTypeSchema,
+    planName: z.string(),
+  })
+  .meta({ id: 'PixCharge' })
+export type PixCharge = z.infer<typeof pixChargeSchema>
+
+export const checkoutInputSchema = z.strictObject({ plan_id: planIdSchema })
+
+/** POST /api/checkout/pix → the open (new or already existing) subscription and invoice, and its PIX charge. */
+export const pixCheckoutResultSchema = z
+  .object({ subscription: subscriptionSchema, payment: paymentSchema, pix: pixChargeSchema, reused: z.boolean() })
+  .meta({ id: 'PixCheckoutResult' })
+export type PixCheckoutResult = z.infer<typeof pixCheckoutResultSchema>
+
+/** POST /api/checkout/card (create-checkout-session) → where to send the browser. */
+export const cardCheckoutResultSchema = z.object({ url: z.string() }).meta({ id: 'CardCheckoutResult' })
+
+export const cancelInputSchema = z.strictObject({ subscription_id: z.string().min(1) })
+export const upgradeInputSchema = z.strictObject({ subscription_id: z.string().min(1), new_plan_id: planIdSchema })
+
+/** POST /api/subscriptions/upgrade: PIX subscriptions get an invoice to pay; card ones are switched at Stripe. */
+export const upgradeResultSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('pix'), payment: paymentSchema, pix: pixChargeSchema, prorationCents: z.number().int() }),
+    z.object({ kind: z.literal('card'), subscription: subscriptionSchema, prorationCents: z.number().int() }),
+  ])
+  .meta({ id: 'UpgradeResult' })
+export type UpgradeResult = z.infer<typeof upgradeResultSchema>
+
+/** GET /api/subscriptions/:id/upgrade-options: higher-priced plans and the prorated charge of each. */
+export const upgradeOptionsSchema = z.array(
+  z.object({ plan: planSchema, prorationCents: z.number().int() }),
+)
+
+export const profileSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    companyName: z.string(),
+    whatsappNumber: z.string(),
+    roleId: z.number().int(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Profile' })
+export type Profile = z.infer<typeof profileSchema>
+
+/** PATCH /api/profile: only these fields; e-mail and role are never taken from the body. */
+export const profileUpdateInputSchema = z.strictObject({
+  name: z.string().trim().min(1, 'Informe seu nome.').max(120),
+  company_name: z.string().trim().min(1, 'Informe o nome da empresa.').max(160),
+})
+
+/** POST /api/profile/whatsapp: the new number, verified by a code sent to it beforehand. */
+export const whatsappChangeInputSchema = z.strictObject({ whatsapp_number: whatsappNumberSchema })
+
+export const pixSettingsSchema = z
+  .object({
+    pixKey: z.string(),
+    beneficiaryName: z.string(),
+    beneficiaryCity: z.string(),
+    description: z.string().nullable(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'PixSettings' })
