@@ -1,0 +1,151 @@
+import { z } from 'zod'
+import { pixKeyKind } from '../pix'
+import { emailSchema } from './auth'
+import {
+  billingMethodSchema,
+  paymentMethodSchema,
+  paymentStatusSchema,
+  paymentTypeSchema,
+  subscriptionStatusSchema,
+} from './billing'
+
+/** Server-side pagination shared by every admin list; the page URL carries the same fields. */
+export const listQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  q: z.string().trim().max(200).optional(),
+  sort: z.string().max(40).optional(),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+})
+export type ListQuery = z.infer<typeof listQuerySchema>
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  })
+}
+
+const customerRef = z.object({ id: z.string(), name: z.string(), email: z.string() })
+
+/** GET /api/admin/subscriptions?status=&planId=&q=&sort=created_at|current_period_end|status&dir=&page=&pageSize= */
+export const adminSubscriptionsQuerySchema = listQuerySchema.extend({
+  status: subscriptionStatusSchema.optional(),
+  planId: z.string().optional(),
+})
+export const adminSubscriptionSchema = z
+  .object({
+    id: z.string(),
+    status: subscriptionStatusSchema,
+    billingMethod: billingMethodSchema,
+    planId: z.string(),
+    plan: z.object({ id: z.string(), name: z.string(), priceCents: z.number().int() }),
+    customer: customerRef,
+    currentPeriodStart: z.string(),
+    currentPeriodEnd: z.string(),
+    cancelAtPeriodEnd: z.boolean(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'AdminSubscription' })
+export const adminSubscriptionPageSchema = pageOf(adminSubscriptionSchema)
+
+/**
+ * POST /api/admin/subscriptions (create) and PUT /api/admin/subscriptions/:id (edit).
+ * Saving as active settles the subscription's pending_pix invoices (manual_confirmation);
+ * creating one as pending_pix also issues a PIX invoice for the plan price.
+ */
+export const adminSubscriptionInputSchema = z
+  .strictObject({
+    user_id: z.string().min(1, 'Selecione o cliente.'),
+    plan_id: z.string().min(1, 'Selecione o plano.'),
+    status: subscriptionStatusSchema,
+    current_period_start: z.iso.datetime({ offset: true, message: 'Informe a data de início.' }),
+    current_period_end: z.iso.datetime({ offset: true, message: 'Informe a data de término.' }),
+    cancel_at_period_end: z.boolean().default(false),
+  })
+  .refine((v) => new Date(v.current_period_end) > new Date(v.current_period_start), {
+    message: 'A data de término deve ser posterior à de início.',
+    path: ['current_period_end'],
+  })
+/** The save answer: `warning` when the subscription was saved but its pending invoices could not be settled. */
+export const adminSubscriptionSaveResultSchema = z.object({
+  subscription: adminSubscriptionSchema,
+  warning: z.string().nullable(),
+})
+
+/** GET /api/admin/payments?status=&method=&q=&sort=created_at|due_date|amount&dir= */
+export const adminPaymentsQuerySchema = listQuerySchema.extend({
+  status: paymentStatusSchema.optional(),
+  method: paymentMethodSchema.optional(),
+})
+export const adminPaymentSchema = z
+  .object({
+    id: z.string(),
+    subscriptionId: z.string(),
+    amountCents: z.number().int(),
+    amountReceivedCents: z.number().int().nullable(),
+    status: paymentStatusSchema,
+    paymentMethod: paymentMethodSchema,
+    type: paymentTypeSchema,
+    targetPlan: z.object({ id: z.string(), name: z.string() }).nullable(),
+    dueDate: z.string(),
+    paidAt: z.string().nullable(),
+    createdAt: z.string(),
+    pixReference: z.string().nullable(),
+    pixEndToEndId: z.string().nullable(),
+    receiptUrl: z.string().nullable(),
+    plan: z.object({ id: z.string(), name: z.string(), priceCents: z.number().int() }),
+    customer: customerRef,
+  })
+  .meta({ id: 'AdminPayment' })
+export const adminPaymentPageSchema = pageOf(adminPaymentSchema)
+
+/** POST /api/admin/payments/:id/confirm (admin-confirm-payment). */
+export const confirmPaymentInputSchema = z.strictObject({
+  amount_received_cents: z.number().int().positive('Informe o valor recebido.'),
+  end_to_end_id: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{32}$/, 'O identificador da transação (E2E) tem 32 letras e números.')
+    .optional(),
+})
+/** `flagged` when the amount differed: nothing was activated and the payment awaits review. */
+export const confirmPaymentResultSchema = z.object({ payment: adminPaymentSchema, flagged: z.boolean() })
+
+/** GET /api/admin/users and /api/admin/customers (customers = role user with their subscription count). */
+export const adminUsersQuerySchema = listQuerySchema.extend({ role: z.enum(['admin', 'user']).optional() })
+export const adminUserSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    companyName: z.string(),
+    whatsappNumber: z.string(),
+    roleId: z.number().int(),
+    emailVerified: z.boolean(),
+    createdAt: z.string(),
+    activeSubscriptions: z.number().int(),
+  })
+  .meta({ id: 'AdminUser' })
+export const adminUserPageSchema = pageOf(adminUserSchema)
+/** PUT /api/admin/users/:id/role */
+export const roleInputSchema = z.strictObject({ role_id: z.union([z.literal(1), z.literal(2)]) })
+
+/** POST /api/admin/plans (create), PUT /api/admin/plans/:id (edit), DELETE /api/admin/plans/:id. Schema in plans.ts. */
+
+/** PUT /api/admin/pix-settings; GET /api/admin/pix-settings. */
+export const pixSettingsInputSchema = z.strictObject({
+  pix_key: z
+    .string()
+    .trim()
+    .min(1, 'Informe a chave PIX.')
+    .refine((k) => pixKeyKind(k) !== null, 'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.'),
+  beneficiary_name: z.string().trim().min(1, 'Informe o nome do beneficiário.').max(25, 'No máximo 25 caracteres.'),
+  beneficiary_city: z.string().trim().min(1, 'Informe a cidade do beneficiário.').max(15, 'No máximo 15 caracteres.'),
+  description: z.string().trim().max(72).optional().default(''),
+})
+
+/** A customer picker for the subscription form: GET /api/admin/users?q= is reused. */
+export const customerOptionSchema = z.object({ id: z.string(), name: z.string(), email: emailSchema })
