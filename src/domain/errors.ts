@@ -31,6 +31,7 @@ export const errorText = {
   subscription_not_found: 'Assinatura não encontrada.',
   payment_not_found: 'Pagamento não encontrado.',
   payment_not_pending: 'Este pagamento não está aguardando PIX.',
+  payment_not_paid: 'O recibo fica disponível depois que o pagamento é confirmado.',
   pix_not_configured: 'O pagamento via PIX ainda não está configurado. Tente novamente mais tarde ou pague com cartão.',
   pix_key_invalid: 'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.',
   cannot_cancel: 'Só é possível cancelar assinaturas ativas que ainda não têm cancelamento agendado.',

@@ -75,6 +75,23 @@ export type PixCheckoutResult = z.infer<typeof pixCheckoutResultSchema>
 /** POST /api/checkout/card (create-checkout-session) → where to send the browser. */
 export const cardCheckoutResultSchema = z.object({ url: z.string() }).meta({ id: 'CardCheckoutResult' })
 
+/** GET /api/payments/:id/receipt: what the receipt page (/dashboard/payments/:id/receipt) prints for a paid invoice. */
+export const paymentReceiptSchema = z
+  .object({
+    payment: paymentSchema,
+    /** The plan paid for: the target plan of an upgrade invoice, otherwise the subscription's plan. */
+    plan: z.object({ id: z.string(), name: z.string(), priceCents: z.number().int() }),
+    customer: z.object({ name: z.string(), companyName: z.string(), email: z.string() }),
+    company: z.object({ legalName: z.string(), cnpj: z.string(), address: z.string() }),
+    paidAt: z.string(),
+    method: paymentMethodSchema,
+    pixEndToEndId: z.string().nullable(),
+    /** What was received (the invoice amount when no other amount was recorded), in centavos. */
+    amountCents: z.number().int(),
+  })
+  .meta({ id: 'PaymentReceipt' })
+export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>
+
 export const cancelInputSchema = z.strictObject({ subscription_id: z.string().min(1) })
 export const upgradeInputSchema = z.strictObject({ subscription_id: z.string().min(1), new_plan_id: planIdSchema })
 
@@ -83,6 +100,8 @@ export const upgradeResultSchema = z
   .discriminatedUnion('kind', [
     z.object({ kind: z.literal('pix'), payment: paymentSchema, pix: pixChargeSchema, prorationCents: z.number().int() }),
     z.object({ kind: z.literal('card'), subscription: subscriptionSchema, prorationCents: z.number().int() }),
+    // A PIX upgrade whose prorated difference rounds to 0 centavos (period about to end): switched at once, no invoice.
+    z.object({ kind: z.literal('switched'), subscription: subscriptionSchema, prorationCents: z.literal(0) }),
   ])
   .meta({ id: 'UpgradeResult' })
 export type UpgradeResult = z.infer<typeof upgradeResultSchema>

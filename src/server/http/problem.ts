@@ -32,6 +32,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   subscription_not_found: 404,
   payment_not_found: 404,
   payment_not_pending: 409,
+  payment_not_paid: 409,
   pix_not_configured: 503,
   pix_key_invalid: 400,
   cannot_cancel: 409,

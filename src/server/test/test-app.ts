@@ -9,6 +9,7 @@ import { buildApp } from '../app'
 import { ensurePixSettingsRow } from '../db/seed'
 import { type Config, loadConfig } from '../config'
 import { connectPglite, connectPostgres, type Database } from '../db/client'
+import type { CardGateway } from '../modules/billing/card-gateway'
 import type { MailSender } from '../modules/messaging/email'
 import type { WhatsAppSender } from '../modules/messaging/whatsapp'
 import { templateDatabaseName, testDatabaseUrl } from './database-url'
@@ -62,7 +63,13 @@ export type TestApp = {
 }
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; mail?: MailSender; whatsapp?: WhatsAppSender; clock?: TestClock } = {},
+  options: {
+    env?: Record<string, string>
+    mail?: MailSender
+    whatsapp?: WhatsAppSender
+    clock?: TestClock
+    card?: CardGateway
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-app-'))
   const config = loadConfig({
@@ -84,6 +91,7 @@ export async function createTestApp(
     webRoot: path.join(dataDir, 'no-web'),
     ...(options.mail ? { mail: options.mail } : {}),
     ...(options.whatsapp ? { whatsapp: options.whatsapp } : {}),
+    ...(options.card ? { card: options.card } : {}),
   })
   await app.ready()
   return {

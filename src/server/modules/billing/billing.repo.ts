@@ -1,0 +1,215 @@
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm'
+import type { Payment, Subscription } from '../../../domain/contracts/billing'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Executor, Tx } from '../../db/client'
+import { profiles } from '../../db/schema/auth'
+import { payments, subscriptions } from '../../db/schema/billing'
+import { plans } from '../../db/schema/plans'
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect
+export type NewSubscriptionRow = typeof subscriptions.$inferInsert
+export type PaymentRow = typeof payments.$inferSelect
+export type NewPaymentRow = typeof payments.$inferInsert
+export type PlanRow = typeof plans.$inferSelect
+
+export const openPaymentStatuses = ['pending', 'pending_pix'] as const
+
+export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscription {
+  return {
+    id: row.id,
+    userId: row.userId,
+    planId: row.planId,
+    plan: {
+      id: plan.id,
+      name: plan.name,
+      priceCents: plan.priceCents,
+      boxQuantity: plan.boxQuantity,
+      agentQuantity: plan.agentQuantity,
+    },
+    status: row.status,
+    billingMethod: row.billingMethod,
+    currentPeriodStart: row.currentPeriodStart.toISOString(),
+    currentPeriodEnd: row.currentPeriodEnd.toISOString(),
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    canceledAt: row.canceledAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  }
+}
+
+/** Our own receipt page for invoices we confirmed (PIX, manual); card invoices keep the provider's receipt. */
+export function receiptPath(paymentId: string): string {
+  return `/dashboard/payments/${paymentId}/receipt`
+}
+
+export function toPayment(row: PaymentRow, plan: Pick<PlanRow, 'id' | 'name' | 'priceCents'> | null): Payment {
+  const ownReceipt = row.status === 'paid' && row.paymentMethod !== 'card'
+  return {
+    id: row.id,
+    subscriptionId: row.subscriptionId,
+    amountCents: row.amountCents,
+    status: row.status,
+    currency: 'BRL',
+    paymentMethod: row.paymentMethod,
+    type: row.type,
+    targetPlanId: row.targetPlanId,
+    dueDate: row.dueDate.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    receiptUrl: ownReceipt ? receiptPath(row.id) : row.receiptUrl,
+    metadata: row.metadata,
+    plan: plan ? { id: plan.id, name: plan.name, priceCents: plan.priceCents } : null,
+  }
+}
+
+/** The user's subscriptions with their plans, newest first. */
+export function listUserSubscriptions(db: Executor, userId: string) {
+  return db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+}
+
+/** One subscription of the user (someone else's id finds nothing, like a missing one). */
+export async function findUserSubscription(db: Executor, userId: string, id: string) {
+  const [row] = await db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)))
+    .limit(1)
+  return row ?? null
+}
+
+/** Locks the user's subscription row until the transaction ends: concurrent changes to it wait here. */
+export async function lockUserSubscription(tx: Tx, userId: string, id: string): Promise<SubscriptionRow | null> {
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)))
+    .for('update')
+  return row ?? null
+}
+
+export async function lockSubscription(tx: Tx, id: string): Promise<SubscriptionRow | null> {
+  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
+  return row ?? null
+}
+
+export async function getPlanRow(db: Executor, id: string): Promise<PlanRow | null> {
+  const [row] = await db.select().from(plans).where(eq(plans.id, id)).limit(1)
+  return row ?? null
+}
+
+/** Active plans priced above `priceCents`, cheapest first. */
+export function listHigherPlans(db: Executor, priceCents: number) {
+  return db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.active, true), gt(plans.priceCents, priceCents)))
+    .orderBy(asc(plans.priceCents), asc(plans.name))
+}
+
+/** Serialises one user's checkouts: a double click waits for the first and then finds its invoice. */
+export async function lockUserCheckout(tx: Tx, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`checkout:${userId}`}))`)
+}
+
+/** The user's still open PIX checkout of this plan: a pending_pix subscription with its open 'new' invoice. */
+export async function findOpenPixCheckout(tx: Tx, userId: string, planId: string) {
+  const [row] = await tx
+    .select({ subscription: subscriptions, payment: payments })
+    .from(subscriptions)
+    .innerJoin(payments, eq(payments.subscriptionId, subscriptions.id))
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(subscriptions.planId, planId),
+        eq(subscriptions.status, 'pending_pix'),
+        eq(payments.type, 'new'),
+        eq(payments.status, 'pending_pix'),
+        eq(payments.paymentMethod, 'pix'),
+      ),
+    )
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(1)
+  return row ?? null
+}
+
+export async function insertSubscription(tx: Tx, values: NewSubscriptionRow): Promise<SubscriptionRow> {
+  const [row] = await tx.insert(subscriptions).values(values).returning()
+  if (!row) throw new Error('insert into subscriptions returned nothing')
+  return row
+}
+
+export async function insertPayment(tx: Tx, values: NewPaymentRow): Promise<PaymentRow> {
+  const [row] = await tx.insert(payments).values(values).returning()
+  if (!row) throw new Error('insert into payments returned nothing')
+  return row
+}
+
+export async function updateSubscription(
+  tx: Tx,
+  id: string,
+  values: Partial<Pick<SubscriptionRow, 'planId' | 'cancelAtPeriodEnd' | 'updatedAt'>>,
+): Promise<SubscriptionRow> {
+  const [row] = await tx.update(subscriptions).set(values).where(eq(subscriptions.id, id)).returning()
+  if (!row) throw new Error(`subscription ${id} vanished while locked`)
+  return row
+}
+
+/**
+ * The user's payments with their subscription's plan, newest first: the spec's "subscription ids of the user, then
+ * payments in those ids" as one join.
+ */
+export function listUserPayments(db: Executor, userId: string) {
+  return db
+    .select({ payment: payments, plan: { id: plans.id, name: plans.name, priceCents: plans.priceCents } })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+}
+
+/** The subscription's open upgrade invoice (the partial unique index allows at most one). */
+export async function findOpenUpgradeInvoice(tx: Tx, subscriptionId: string): Promise<PaymentRow | null> {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.subscriptionId, subscriptionId),
+        eq(payments.type, 'upgrade'),
+        inArray(payments.status, [...openPaymentStatuses]),
+      ),
+    )
+    .limit(1)
+  return row ?? null
+}
+
+export async function voidPayment(tx: Tx, id: string, now: Date): Promise<PaymentRow> {
+  const [row] = await tx.update(payments).set({ status: 'void', updatedAt: now }).where(eq(payments.id, id)).returning()
+  if (!row) throw new Error(`payment ${id} vanished while its subscription was locked`)
+  return row
+}
+
+const targetPlans = alias(plans, 'target_plans')
+
+/**
+ * One payment of the user with its subscription's plan, the upgrade's target plan and the customer's profile
+ * (what the PIX view and the receipt print); null for anyone else's payment, like for a missing one.
+ */
+export async function findUserPayment(db: Executor, userId: string, paymentId: string) {
+  const [row] = await db
+    .select({ payment: payments, plan: plans, targetPlan: targetPlans, profile: profiles })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
+    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
+    .where(and(eq(payments.id, paymentId), eq(subscriptions.userId, userId)))
+    .limit(1)
+  return row ?? null
+}

@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import type { SessionUser } from '../../../domain/contracts/auth'
+import { profileSchema, profileUpdateInputSchema, whatsappChangeInputSchema } from '../../../domain/contracts/billing'
+import { DomainError } from '../../../domain/errors'
+import { problemSchema } from '../../http/problem'
+import { changeWhatsapp, getProfile, updateProfile } from './profile.service'
+
+const writeErrors = { 400: problemSchema, 401: problemSchema, 403: problemSchema } as const
+
+/** requireUser ran before every handler here; this only narrows the type. */
+function userOf(request: FastifyRequest): SessionUser {
+  if (!request.user) throw new DomainError('unauthenticated')
+  return request.user
+}
+
+export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/profile',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['profile'],
+        summary: 'Perfil do usuário conectado',
+        response: { 200: profileSchema, 401: problemSchema },
+      },
+    },
+    async (request) => getProfile(app.ctx, userOf(request)),
+  )
+
+  app.patch(
+    '/api/profile',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['profile'],
+        summary: 'Atualiza nome e empresa do próprio perfil (e-mail e papel não são alteráveis)',
+        body: profileUpdateInputSchema,
+        response: { 200: profileSchema, ...writeErrors },
+      },
+    },
+    async (request) => updateProfile(app.ctx, userOf(request), request.body),
+  )
+
+  app.post(
+    '/api/profile/whatsapp',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['profile'],
+        summary: 'Troca o WhatsApp do perfil; exige o novo número verificado por código nos últimos 30 minutos',
+        body: whatsappChangeInputSchema,
+        response: { 200: profileSchema, ...writeErrors },
+      },
+    },
+    async (request) => changeWhatsapp(app.ctx, userOf(request), request.body.whatsapp_number),
+  )
+}
