@@ -1,15 +1,23 @@
+import { useDocumentTitle } from '../../lib/use-document-title'
+import { LegalDocument } from './legal-document'
+import { privacyPolicy } from './privacy-policy'
+import { useSiteConfig } from './site-config'
+import { termsOfService } from './terms-of-service'
+
 export function PrivacyPolicyPage() {
-  return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Política de Privacidade</h1>
-    </main>
+  useDocumentTitle(
+    'Política de Privacidade',
+    'Como tratamos seus dados pessoais, com quais finalidades e bases legais, e como exercer seus direitos (LGPD).',
   )
+  const { intro, sections } = privacyPolicy(useSiteConfig())
+  return <LegalDocument title="Política de Privacidade" intro={intro} sections={sections} />
 }
 
 export function TermsOfServicePage() {
-  return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Termos de Serviço</h1>
-    </main>
+  useDocumentTitle(
+    'Termos de Serviço',
+    'Regras de contratação e uso dos planos de assinatura: cobrança mensal, PIX e cartão, cancelamento e upgrade.',
   )
+  const { intro, sections } = termsOfService(useSiteConfig())
+  return <LegalDocument title="Termos de Serviço" intro={intro} sections={sections} />
 }

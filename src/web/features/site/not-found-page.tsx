@@ -1,7 +1,9 @@
 import { useEffect } from 'react'
 import { Link, useLocation } from 'react-router'
+import { useDocumentTitle } from '../../lib/use-document-title'
 
 export function NotFoundPage() {
+  useDocumentTitle('Página não encontrada', 'O endereço acessado não existe.')
   const location = useLocation()
   useEffect(() => {
     console.error('404 Error: User attempted to access non-existent route:', location.pathname)

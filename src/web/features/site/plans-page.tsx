@@ -1,7 +1,118 @@
+import { Check } from 'lucide-react'
+import { useNavigate, useSearchParams } from 'react-router'
+import type { Plan } from '../../../domain/contracts/plans'
+import { paths } from '../../app/paths'
+import { Badge } from '../../components/ui/badge'
+import { Button } from '../../components/ui/button'
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../../components/ui/card'
+import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
+import { cn } from '../../lib/cn'
+import { formatBRL } from '../../lib/format'
+import { useDocumentTitle } from '../../lib/use-document-title'
+import { useSessionUser } from '../auth/session'
+import { type PaymentMethod, PaymentMethodDialog } from '../checkout/payment-method-dialog'
+import { usePublicPlans } from './plans-api'
+import { AccountLinks, SitePage } from './site-layout'
+
 export function PlansPage() {
+  useDocumentTitle(
+    'Planos de assinatura',
+    'Compare os planos mensais da plataforma de atendimento multicanal e assine com PIX ou cartão de crédito.',
+  )
+  const plans = usePublicPlans()
+  const { user } = useSessionUser()
+  const navigate = useNavigate()
+  const [searchParams, setSearchParams] = useSearchParams()
+  // The chosen plan lives in the URL, so coming back from /login re-opens the same dialog.
+  const chosenId = searchParams.get('plan')
+  const chosen = plans.data?.find((p) => p.id === chosenId) ?? null
+
+  const choosePlan = (plan: Plan) => setSearchParams({ plan: plan.id }, { replace: true })
+  const closeDialog = (open: boolean) => {
+    if (!open) setSearchParams({}, { replace: true })
+  }
+  const pay = (method: PaymentMethod) => {
+    if (!chosen) return
+    if (!user) {
+      const back = `${paths.plans}?plan=${encodeURIComponent(chosen.id)}`
+      navigate(`${paths.login}?next=${encodeURIComponent(back)}`)
+      return
+    }
+    const query = new URLSearchParams({ plan: chosen.id, method })
+    navigate(`${paths.subscriptions}?${query.toString()}`)
+  }
+
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Planos</h1>
-    </main>
+    <SitePage actions={<AccountLinks />}>
+      <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 md:py-16">
+        <div className="mx-auto max-w-2xl text-center">
+          <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">Planos de assinatura</h1>
+          <p className="mt-3 text-lg text-muted-foreground text-pretty">
+            Escolha o plano ideal para a sua equipe. Cobrança mensal em reais, com pagamento por PIX ou cartão de
+            crédito.
+          </p>
+        </div>
+        <div className="mt-10">
+          {plans.isPending ? (
+            <Spinner label="Carregando planos…" />
+          ) : plans.isError ? (
+            <QueryError error={plans.error} onRetry={() => void plans.refetch()} />
+          ) : plans.data.length === 0 ? (
+            <EmptyState title="Nenhum plano disponível no momento." />
+          ) : (
+            <ul className="grid items-stretch gap-6 md:grid-cols-2 lg:grid-cols-3">
+              {plans.data.map((plan) => (
+                <li key={plan.id} className="flex">
+                  <PlanCard plan={plan} onChoose={() => choosePlan(plan)} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </div>
+      <PaymentMethodDialog plan={chosen} open={chosen !== null} onOpenChange={closeDialog} onChoose={pay} />
+    </SitePage>
+  )
+}
+
+function PlanCard({ plan, onChoose }: { plan: Plan; onChoose: () => void }) {
+  const titleId = `plan-${plan.id}-title`
+  return (
+    <Card
+      aria-labelledby={titleId}
+      role="group"
+      className={cn('flex w-full flex-col', plan.popular && 'border-primary shadow-md ring-1 ring-primary')}
+    >
+      <CardHeader>
+        <div className="flex items-center justify-between gap-2">
+          <h2 id={titleId} className="text-xl font-semibold leading-none tracking-tight">
+            {plan.name}
+          </h2>
+          {plan.popular ? <Badge>Popular</Badge> : null}
+        </div>
+        {plan.description ? <CardDescription>{plan.description}</CardDescription> : null}
+        <p className="mt-2 flex items-baseline gap-1">
+          <span className="text-3xl font-bold">{formatBRL(plan.priceCents)}</span>
+          <span className="text-muted-foreground">/mês</span>
+        </p>
+      </CardHeader>
+      <CardContent className="flex-1">
+        {plan.features.length > 0 ? (
+          <ul className="flex flex-col gap-2 text-sm" aria-label={`Recursos do plano ${plan.name}`}>
+            {plan.features.map((feature) => (
+              <li key={feature} className="flex gap-2">
+                <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+                <span>{feature}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardContent>
+      <CardFooter>
+        <Button className="w-full" size="lg" variant={plan.popular ? 'default' : 'outline'} onClick={onChoose}>
+          Assinar {plan.name}
+        </Button>
+      </CardFooter>
+    </Card>
   )
 }

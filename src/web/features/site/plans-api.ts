@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { z } from 'zod'
+import { planSchema } from '../../../domain/contracts/plans'
+import { api } from '../../lib/api'
+
+/** The plans on sale, cheapest first (the server's order). Under ['plans'] so saving a plan refreshes it. */
+export function publicPlansQuery() {
+  return queryOptions({
+    queryKey: ['plans', 'public'],
+    queryFn: () => api.get('/api/plans', z.array(planSchema)),
+    // A visitor waiting for prices gets the retry button quickly instead of a long spinner.
+    retry: 1,
+  })
+}
+
+export function usePublicPlans() {
+  return useQuery(publicPlansQuery())
+}
