@@ -1,7 +1,151 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Loader2 } from 'lucide-react'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { emailSchema } from '../../../domain/contracts/auth'
+import { paths } from '../../app/paths'
+import { Button } from '../../components/ui/button'
+import { Input } from '../../components/ui/input'
+import { FieldError, Label } from '../../components/ui/label'
+import { ApiError } from '../../lib/api'
+import { useDocumentTitle } from '../../lib/use-document-title'
+import { useResendVerification, useSignIn } from './api'
+import { AuthCard, linkClass, Notice } from './auth-card'
+import { useSessionUser } from './session'
+
+const loginFormSchema = z.object({
+  email: z.string().trim().min(1, 'Informe seu e-mail.').pipe(emailSchema),
+  password: z.string().min(1, 'Informe sua senha.'),
+})
+type LoginFormInput = z.input<typeof loginFormSchema>
+type LoginFormOutput = z.output<typeof loginFormSchema>
+
+/** Only a path of this site: an absolute or protocol-relative `next` would send the person elsewhere. */
+export function safeNextPath(next: string | null): string {
+  if (next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')) return next
+  return paths.dashboard
+}
+
+/** The sign-up page hands over the e-mail it just registered, so the person only types the password. */
+function emailFromState(state: unknown): string {
+  if (typeof state === 'object' && state !== null && 'email' in state && typeof state.email === 'string') {
+    return state.email
+  }
+  return ''
+}
+
 export function LoginPage() {
+  useDocumentTitle('Entrar')
+  const { user } = useSessionUser()
+  const location = useLocation()
+  const [params] = useSearchParams()
+  const signIn = useSignIn()
+  const resend = useResendVerification()
+  const [unverified, setUnverified] = useState(false)
+  const form = useForm<LoginFormInput, unknown, LoginFormOutput>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { email: emailFromState(location.state), password: '' },
+  })
+  const { errors } = form.formState
+
+  // Signed in (already, or just now): straight to where the person was going.
+  if (user) return <Navigate to={safeNextPath(params.get('next'))} replace />
+
+  const verifiedNow = params.get('verified') === '1'
+  const verifyError = params.get('verifyError') === '1'
+
+  const onSubmit = form.handleSubmit((values) => {
+    setUnverified(false)
+    signIn.mutate(values, {
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 'email_not_verified') setUnverified(true)
+      },
+    })
+  })
+
+  function resendConfirmation() {
+    const parsed = emailSchema.safeParse(form.getValues('email'))
+    if (!parsed.success) {
+      form.setError('email', { message: 'Informe seu e-mail para reenviarmos a confirmação.' }, { shouldFocus: true })
+      return
+    }
+    resend.mutate(parsed.data)
+  }
+
+  const resendButton = (
+    <Button variant="outline" size="sm" className="self-start" disabled={resend.isPending} onClick={resendConfirmation}>
+      {resend.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+      Reenviar e-mail de confirmação
+    </Button>
+  )
+
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Entrar</h1>
-    </main>
+    <AuthCard
+      title="Entrar"
+      description="Acesse sua conta para gerenciar assinaturas e pagamentos."
+      footer={
+        <p>
+          Ainda não tem conta?{' '}
+          <Link to={paths.signup} className={linkClass}>
+            Criar conta
+          </Link>
+        </p>
+      }
+    >
+      {verifiedNow ? <Notice tone="success">E-mail confirmado! Agora você já pode entrar.</Notice> : null}
+      {verifyError && !unverified ? (
+        <Notice tone="error">
+          <p>O link de confirmação é inválido ou expirou.</p>
+          <p className="text-foreground">Informe seu e-mail abaixo e peça um novo link.</p>
+          {resendButton}
+        </Notice>
+      ) : null}
+      {unverified ? (
+        <Notice tone="info" title="Confirme seu e-mail">
+          <p>
+            Seu e-mail ainda não foi confirmado. Abra o link de confirmação que enviamos para sua caixa de entrada (veja
+            também o spam).
+          </p>
+          {resendButton}
+        </Notice>
+      ) : null}
+
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="login-email">E-mail</Label>
+          <Input
+            id="login-email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? 'login-email-error' : undefined}
+            {...form.register('email')}
+          />
+          <FieldError id="login-email-error" message={errors.email?.message} />
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="login-password">Senha</Label>
+          <Input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={errors.password ? 'login-password-error' : undefined}
+            {...form.register('password')}
+          />
+          <FieldError id="login-password-error" message={errors.password?.message} />
+          <Link to={paths.forgotPassword} className={`${linkClass} self-end text-sm`}>
+            Esqueci minha senha
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={signIn.isPending}>
+          {signIn.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+          Entrar
+        </Button>
+      </form>
+    </AuthCard>
   )
 }

@@ -1,15 +1,148 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Loader2 } from 'lucide-react'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { emailSchema, passwordSchema } from '../../../domain/contracts/auth'
+import { errorText } from '../../../domain/errors'
+import { paths } from '../../app/paths'
+import { Button } from '../../components/ui/button'
+import { Input } from '../../components/ui/input'
+import { FieldError, Label } from '../../components/ui/label'
+import { ApiError } from '../../lib/api'
+import { useDocumentTitle } from '../../lib/use-document-title'
+import { useForgotPassword, useResetPassword } from './api'
+import { AuthCard, linkClass, Notice } from './auth-card'
+
+const forgotFormSchema = z.object({ email: z.string().trim().min(1, 'Informe seu e-mail.').pipe(emailSchema) })
+const resetFormSchema = z.object({ newPassword: z.string().min(1, 'Informe a nova senha.').pipe(passwordSchema) })
+
+const backToLogin = (
+  <p>
+    Lembrou a senha?{' '}
+    <Link to={paths.login} className={linkClass}>
+      Voltar para o login
+    </Link>
+  </p>
+)
+
 export function ForgotPasswordPage() {
+  useDocumentTitle('Esqueci minha senha')
+  const forgot = useForgotPassword()
+  const form = useForm<z.input<typeof forgotFormSchema>, unknown, z.output<typeof forgotFormSchema>>({
+    resolver: zodResolver(forgotFormSchema),
+    defaultValues: { email: '' },
+  })
+  const { errors } = form.formState
+  const onSubmit = form.handleSubmit((values) => forgot.mutate(values.email))
+
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Esqueci minha senha</h1>
-    </main>
+    <AuthCard
+      title="Esqueci minha senha"
+      description="Informe o e-mail da sua conta e enviaremos um link para criar uma nova senha."
+      footer={backToLogin}
+    >
+      {forgot.isSuccess ? (
+        // The same answer whether or not the e-mail has an account, so the page cannot be used to find accounts.
+        <Notice tone="success">Se o e-mail estiver cadastrado, você receberá um link para redefinir sua senha.</Notice>
+      ) : null}
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="forgot-email">E-mail</Label>
+          <Input
+            id="forgot-email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? 'forgot-email-error' : undefined}
+            {...form.register('email')}
+          />
+          <FieldError id="forgot-email-error" message={errors.email?.message} />
+        </div>
+        <Button type="submit" className="w-full" disabled={forgot.isPending}>
+          {forgot.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+          Enviar link
+        </Button>
+      </form>
+    </AuthCard>
+  )
+}
+
+function InvalidLink({ detail }: { detail: string }) {
+  return (
+    <Notice tone="error">
+      <p>{detail}</p>
+      <Link to={paths.forgotPassword} className={linkClass}>
+        Solicitar novo link
+      </Link>
+    </Notice>
   )
 }
 
 export function ResetPasswordPage() {
+  useDocumentTitle('Nova senha')
+  const [params] = useSearchParams()
+  const token = params.get('token') ?? ''
+  const navigate = useNavigate()
+  const reset = useResetPassword()
+  const [linkError, setLinkError] = useState<string | null>(null)
+  const form = useForm<z.input<typeof resetFormSchema>, unknown, z.output<typeof resetFormSchema>>({
+    resolver: zodResolver(resetFormSchema),
+    defaultValues: { newPassword: '' },
+  })
+  const { errors } = form.formState
+
+  const onSubmit = form.handleSubmit((values) => {
+    setLinkError(null)
+    reset.mutate(
+      { token, newPassword: values.newPassword },
+      {
+        onSuccess: () => navigate(paths.login, { replace: true }),
+        onError: (error) => {
+          if (!(error instanceof ApiError)) return
+          if (error.code === 'invalid_token') setLinkError(error.detail)
+          else if (error.code === 'password_too_short' || error.code === 'validation_failed') {
+            form.setError('newPassword', { message: error.detail }, { shouldFocus: true })
+          }
+        },
+      },
+    )
+  })
+
+  if (!token) {
+    return (
+      <AuthCard title="Nova senha" footer={backToLogin}>
+        <InvalidLink detail={errorText.invalid_token} />
+      </AuthCard>
+    )
+  }
+
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Nova senha</h1>
-    </main>
+    <AuthCard title="Nova senha" description="Escolha uma nova senha para a sua conta." footer={backToLogin}>
+      {linkError ? <InvalidLink detail={linkError} /> : null}
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="reset-password">Nova senha</Label>
+          <Input
+            id="reset-password"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={errors.newPassword ? true : undefined}
+            aria-describedby={errors.newPassword ? 'reset-password-hint reset-password-error' : 'reset-password-hint'}
+            {...form.register('newPassword')}
+          />
+          <p id="reset-password-hint" className="text-sm text-muted-foreground">
+            Mínimo de 8 caracteres.
+          </p>
+          <FieldError id="reset-password-error" message={errors.newPassword?.message} />
+        </div>
+        <Button type="submit" className="w-full" disabled={reset.isPending}>
+          {reset.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+          Salvar nova senha
+        </Button>
+      </form>
+    </AuthCard>
   )
 }

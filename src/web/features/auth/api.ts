@@ -1,0 +1,118 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef } from 'react'
+import { z } from 'zod'
+import {
+  okSchema,
+  type SignInInput,
+  type SignUpInput,
+  sessionSchema,
+  type SessionUser,
+} from '../../../domain/contracts/auth'
+import { api } from '../../lib/api'
+import { toasts } from '../../lib/toasts'
+import { sessionQuery } from './session'
+
+/** Texts of the account pages that the spec does not have: ours, in the same tone. */
+export const authTexts = {
+  resendVerification: { error: 'Erro ao reenviar e-mail', success: 'E-mail de confirmação reenviado.' },
+  forgotPassword: { error: 'Erro ao enviar link' },
+  resetPassword: { error: 'Erro ao redefinir senha', success: 'Senha alterada! Entre com a nova senha.' },
+} as const
+
+export function useSendWhatsAppCode() {
+  return useMutation({
+    mutationFn: (phoneNumber: string) => api.post('/api/whatsapp/send-code', { phone_number: phoneNumber }, okSchema),
+    meta: { feedback: toasts.codeSend },
+  })
+}
+
+export function useVerifyWhatsAppCode() {
+  return useMutation({
+    mutationFn: (input: { phoneNumber: string; code: string }) =>
+      api.post(
+        '/api/whatsapp/verify-code',
+        { phone_number: input.phoneNumber, code: input.code },
+        z.object({ success: z.literal(true) }),
+      ),
+    meta: { feedback: toasts.codeVerify },
+  })
+}
+
+export function useSignUp() {
+  return useMutation({
+    mutationFn: (input: SignUpInput) => api.post('/api/auth/sign-up', input, okSchema),
+    meta: { feedback: toasts.signup },
+  })
+}
+
+/** Signs in and puts the user in the session cache, so guarded pages open without another round trip. */
+export function useSignIn() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (input: SignInInput): Promise<SessionUser | null> =>
+      (await api.post('/api/auth/sign-in', input, sessionSchema)).user,
+    onSuccess: (user) => {
+      queryClient.setQueryData(sessionQuery().queryKey, user)
+    },
+    meta: { feedback: toasts.login },
+  })
+}
+
+export function useResendVerification() {
+  return useMutation({
+    mutationFn: (email: string) => api.post('/api/auth/resend-verification', { email }, okSchema),
+    meta: { feedback: authTexts.resendVerification },
+  })
+}
+
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: (email: string) => api.post('/api/auth/forgot-password', { email }, okSchema),
+    meta: { feedback: authTexts.forgotPassword },
+  })
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: (input: { token: string; newPassword: string }) =>
+      api.post('/api/auth/reset-password', input, okSchema),
+    // The page explains a dead link and a short password next to the form.
+    meta: { feedback: authTexts.resetPassword, inline: ['invalid_token', 'password_too_short', 'validation_failed'] },
+  })
+}
+
+/**
+ * Signs out and runs `leave` (navigating off the guarded pages); the session is cleared only once the calling
+ * component has unmounted. Cleared earlier, the dashboard guard, still on screen while the router's transition
+ * commits, would see a visitor without a session and warn 'Acesso não autorizado'. Call it in the layout that the
+ * navigation removes.
+ */
+export function useSignOutAndLeave(leave: () => void) {
+  const queryClient = useQueryClient()
+  const mounted = useRef(false)
+  const clearOnUnmount = useRef(false)
+  const clearSession = useCallback(() => {
+    queryClient.setQueryData(sessionQuery().queryKey, null)
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'site-config' })
+  }, [queryClient])
+  useEffect(() => {
+    mounted.current = true
+    return () => {
+      mounted.current = false
+      if (clearOnUnmount.current) {
+        clearOnUnmount.current = false
+        clearSession()
+      }
+    }
+  }, [clearSession])
+  return useMutation({
+    mutationFn: () => api.post('/api/auth/sign-out', {}, okSchema),
+    onSuccess: () => {
+      // Already gone (the person navigated away meanwhile): no guard left to upset.
+      if (!mounted.current) return clearSession()
+      clearOnUnmount.current = true
+      leave()
+    },
+    meta: { feedback: toasts.signOut },
+  })
+}

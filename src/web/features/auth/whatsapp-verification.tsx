@@ -1,0 +1,198 @@
+import { CircleCheck, Loader2 } from 'lucide-react'
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
+import { toast } from 'sonner'
+import { Button } from '../../components/ui/button'
+import { Input } from '../../components/ui/input'
+import { FieldError, Label } from '../../components/ui/label'
+import { toasts } from '../../lib/toasts'
+import { useSendWhatsAppCode, useVerifyWhatsAppCode } from './api'
+
+export type WhatsAppVerificationProps = {
+  /** Prefix of the element ids; give each instance on a page its own. */
+  id?: string
+  /** The number field's label (its accessible name). */
+  label?: string
+  defaultNumber?: string
+  /** The verified number, or null once the person starts changing it again. */
+  onVerifiedChange: (verifiedNumber: string | null) => void
+  /** An error of the surrounding form, shown under the number. */
+  error?: string | undefined
+}
+
+type Step = 'number' | 'code' | 'verified'
+
+const validNumber = /^\d{10,15}$/
+const onlyDigits = (value: string) => value.replace(/\D/g, '')
+
+/**
+ * The spec's WhatsApp check: number → 'Enviar código' → 'Código de verificação' → 'Verificar'. It holds no form of
+ * its own (it sits inside the sign-up form, or inside a dialog), so Enter runs the step instead of submitting.
+ */
+export function WhatsAppVerification({
+  id = 'whatsapp',
+  label = 'WhatsApp',
+  defaultNumber = '',
+  onVerifiedChange,
+  error,
+}: WhatsAppVerificationProps) {
+  const [number, setNumber] = useState(onlyDigits(defaultNumber))
+  const [code, setCode] = useState('')
+  const [step, setStep] = useState<Step>('number')
+  const sendCode = useSendWhatsAppCode()
+  const verifyCode = useVerifyWhatsAppCode()
+  const numberRef = useRef<HTMLInputElement>(null)
+  const codeRef = useRef<HTMLInputElement>(null)
+  const changeRef = useRef<HTMLButtonElement>(null)
+  const moved = useRef(false)
+
+  // The control the person used disappears with each step: move the focus to the next one.
+  useEffect(() => {
+    if (!moved.current) return
+    if (step === 'code') codeRef.current?.focus()
+    if (step === 'verified') changeRef.current?.focus()
+    if (step === 'number') numberRef.current?.focus()
+  }, [step])
+
+  function goTo(next: Step) {
+    moved.current = true
+    setStep(next)
+  }
+
+  function onNumberChange(value: string) {
+    setNumber(onlyDigits(value))
+    if (step === 'code') {
+      // A code belongs to the number it was sent to.
+      setCode('')
+      setStep('number')
+    }
+  }
+
+  function send() {
+    if (sendCode.isPending || step === 'verified') return
+    if (!validNumber.test(number)) {
+      toast.error(toasts.invalidNumber.error, { description: toasts.invalidNumber.description })
+      numberRef.current?.focus()
+      return
+    }
+    sendCode.mutate(number, {
+      onSuccess: () => {
+        setCode('')
+        goTo('code')
+      },
+    })
+  }
+
+  function verify() {
+    if (code.length !== 6 || verifyCode.isPending) return
+    verifyCode.mutate(
+      { phoneNumber: number, code },
+      {
+        onSuccess: () => {
+          goTo('verified')
+          onVerifiedChange(number)
+        },
+      },
+    )
+  }
+
+  function changeNumber() {
+    setCode('')
+    goTo('number')
+    onVerifiedChange(null)
+  }
+
+  function onEnter(action: () => void) {
+    return (event: KeyboardEvent<HTMLInputElement>) => {
+      if (event.key !== 'Enter') return
+      event.preventDefault()
+      action()
+    }
+  }
+
+  const numberId = `${id}-number`
+  const codeId = `${id}-code`
+  const hintId = `${id}-hint`
+  const errorId = `${id}-error`
+  const verified = step === 'verified'
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={numberId}>{label}</Label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <div className="relative flex-1">
+            <Input
+              ref={numberRef}
+              id={numberId}
+              type="tel"
+              inputMode="numeric"
+              autoComplete="tel"
+              value={number}
+              readOnly={verified}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${hintId} ${errorId}` : hintId}
+              className={verified ? 'pr-10' : undefined}
+              onChange={(event) => onNumberChange(event.target.value)}
+              onKeyDown={onEnter(send)}
+            />
+            {verified ? (
+              <CircleCheck
+                className="pointer-events-none absolute right-3 top-1/2 size-5 -translate-y-1/2 text-primary"
+                aria-hidden="true"
+              />
+            ) : null}
+          </div>
+          {verified ? (
+            <Button ref={changeRef} variant="outline" onClick={changeNumber}>
+              Alterar número
+            </Button>
+          ) : (
+            <Button variant={step === 'code' ? 'outline' : 'default'} disabled={sendCode.isPending} onClick={send}>
+              {sendCode.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+              Enviar código
+            </Button>
+          )}
+        </div>
+        {verified ? (
+          <p id={hintId} className="flex items-center gap-1.5 text-sm font-medium text-primary">
+            <CircleCheck className="size-4" aria-hidden="true" />
+            Número verificado
+          </p>
+        ) : (
+          <p id={hintId} className="text-sm text-muted-foreground">
+            Com DDI e DDD, apenas números (ex.: 5585999990000). Enviaremos um código pelo WhatsApp.
+          </p>
+        )}
+        <FieldError id={errorId} message={error} />
+      </div>
+
+      {step === 'code' ? (
+        <div className="flex flex-col gap-2 rounded-md border border-border bg-muted/40 p-3">
+          <Label htmlFor={codeId}>Código de verificação</Label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input
+              ref={codeRef}
+              id={codeId}
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={code}
+              aria-describedby={`${codeId}-hint`}
+              className="flex-1 tracking-[0.3em]"
+              onChange={(event) => setCode(onlyDigits(event.target.value).slice(0, 6))}
+              onKeyDown={onEnter(verify)}
+            />
+            <Button disabled={code.length !== 6 || verifyCode.isPending} onClick={verify}>
+              {verifyCode.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+              Verificar
+            </Button>
+          </div>
+          <p id={`${codeId}-hint`} className="text-sm text-muted-foreground">
+            Digite os 6 dígitos enviados para {number}.
+          </p>
+        </div>
+      ) : null}
+    </div>
+  )
+}
