@@ -33,9 +33,33 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await dashboard()).DashboardLayout }),
             children: [
               { index: true, lazy: async () => ({ Component: (await dashboard()).OverviewPage }) },
+              { path: paths.account, lazy: async () => ({ Component: (await dashboard()).AccountPage }) },
+              {
+                path: paths.mySubscriptions,
+                lazy: async () => ({ Component: (await dashboard()).MySubscriptionsPage }),
+              },
+              { path: paths.subscriptions, lazy: async () => ({ Component: (await dashboard()).SubscriptionsPage }) },
+              { path: paths.payments, lazy: async () => ({ Component: (await dashboard()).PaymentsPage }) },
+              {
+                path: `${paths.payments}/:id/receipt`,
+                lazy: async () => ({ Component: (await dashboard()).ReceiptPage }),
+              },
               {
                 element: <RequireAdmin />,
-                children: [],
+                children: [
+                  {
+                    path: paths.adminSubscriptions,
+                    lazy: async () => ({ Component: (await dashboard()).AdminSubscriptionsPage }),
+                  },
+                  {
+                    path: paths.adminPayments,
+                    lazy: async () => ({ Component: (await dashboard()).AdminPaymentsPage }),
+                  },
+                  { path: paths.customers, lazy: async () => ({ Component: (await dashboard()).CustomersPage }) },
+                  { path: paths.adminPlans, lazy: async () => ({ Component: (await dashboard()).AdminPlansPage }) },
+                  { path: paths.users, lazy: async () => ({ Component: (await dashboard()).UsersPage }) },
+                  { path: paths.settings, lazy: async () => ({ Component: (await dashboard()).SettingsPage }) },
+                ],
               },
             ],
           },

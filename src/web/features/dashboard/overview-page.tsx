@@ -1,7 +1,137 @@
+import { useQuery } from '@tanstack/react-query'
+import { CalendarDays, CreditCard, Package, ShieldCheck } from 'lucide-react'
+import type * as React from 'react'
+import { Link } from 'react-router'
+import type { Payment, Subscription } from '../../../domain/contracts/billing'
+import type { SubscriptionStatus } from '../../../domain/subscription-status'
+import { paths } from '../../app/paths'
+import { Button } from '../../components/ui/button'
+import { Card, CardContent, CardHeader } from '../../components/ui/card'
+import { PageHeader } from '../../components/ui/page-header'
+import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
+import { formatBRL, formatDate } from '../../lib/format'
+import { useDocumentTitle } from '../../lib/use-document-title'
+import { useSessionUser } from '../auth/session'
+import { paymentsQuery, subscriptionsQuery } from '../billing/api'
+import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '../billing/status-badges'
+
+/** Statuses that make a subscription "the current plan" on the overview. */
+const current: Record<SubscriptionStatus, boolean> = {
+  active: true,
+  trialing: true,
+  past_due: true,
+  pending_pix: true,
+  canceled: false,
+}
+
+/** The newest subscription still in force or waiting for payment (the API lists newest first). */
+export function currentSubscription(subscriptions: Subscription[]): Subscription | undefined {
+  return subscriptions.find((s) => current[s.status])
+}
+
+/** The dashboard's index: the current plan, the next payment, the status and how it is paid. */
 export function OverviewPage() {
+  useDocumentTitle('Painel')
+  const { user } = useSessionUser()
+  const subscriptions = useQuery(subscriptionsQuery())
+  const payments = useQuery(paymentsQuery())
+  const firstName = user?.name.split(' ')[0]
+
   return (
-    <main className="mx-auto max-w-3xl p-6">
-      <h1 className="text-2xl font-bold">Painel</h1>
-    </main>
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Painel"
+        description={firstName ? `Olá, ${firstName}! Este é o resumo da sua assinatura.` : 'Resumo da sua assinatura.'}
+      />
+      {subscriptions.isPending ? (
+        <Spinner label="Carregando assinatura…" />
+      ) : subscriptions.isError ? (
+        <QueryError error={subscriptions.error} onRetry={() => void subscriptions.refetch()} />
+      ) : (
+        <Overview subscription={currentSubscription(subscriptions.data)} payments={payments.data ?? []} />
+      )}
+    </div>
+  )
+}
+
+function Overview({ subscription, payments }: { subscription: Subscription | undefined; payments: Payment[] }) {
+  if (!subscription) {
+    return (
+      <EmptyState title="Você ainda não tem uma assinatura ativa.">
+        <p className="text-sm text-muted-foreground">Escolha um plano para começar a usar a plataforma.</p>
+        <Button asChild>
+          <Link to={paths.subscriptions}>Escolher um plano</Link>
+        </Button>
+      </EmptyState>
+    )
+  }
+  const openInvoice = payments.find(
+    (p) => p.subscriptionId === subscription.id && (p.status === 'pending' || p.status === 'pending_pix'),
+  )
+
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <OverviewCard icon={Package} title="Plano atual">
+        <p className="text-2xl font-bold">{subscription.plan.name}</p>
+        <p className="text-sm text-muted-foreground">{formatBRL(subscription.plan.priceCents)}/mês</p>
+        <Link to={paths.mySubscriptions} className="mt-auto pt-2 text-sm font-medium text-primary hover:underline">
+          Gerenciar assinatura
+        </Link>
+      </OverviewCard>
+      <OverviewCard icon={CalendarDays} title="Próximo pagamento">
+        {openInvoice ? (
+          <>
+            <p className="text-2xl font-bold">{formatDate(openInvoice.dueDate)}</p>
+            <p className="text-sm text-muted-foreground">{formatBRL(openInvoice.amountCents)} · fatura em aberto</p>
+            <Link to={paths.payments} className="mt-auto pt-2 text-sm font-medium text-primary hover:underline">
+              Pagar fatura
+            </Link>
+          </>
+        ) : subscription.cancelAtPeriodEnd || subscription.status === 'past_due' ? (
+          <>
+            <p className="text-2xl font-bold">—</p>
+            <p className="text-sm text-muted-foreground">
+              Sem cobrança agendada. Acesso até {formatDate(subscription.currentPeriodEnd)}.
+            </p>
+          </>
+        ) : (
+          <>
+            <p className="text-2xl font-bold">{formatDate(subscription.currentPeriodEnd)}</p>
+            <p className="text-sm text-muted-foreground">{formatBRL(subscription.plan.priceCents)}</p>
+          </>
+        )}
+      </OverviewCard>
+      <OverviewCard icon={ShieldCheck} title="Status">
+        <div>
+          <SubscriptionStatusBadge status={subscription.status} />
+        </div>
+        {subscription.cancelAtPeriodEnd ? <p className="text-sm">{billingTexts.cancelScheduled}</p> : null}
+      </OverviewCard>
+      <OverviewCard icon={CreditCard} title="Forma de pagamento">
+        <p className="text-lg font-semibold">{billingMethodLabel[subscription.billingMethod]}</p>
+      </OverviewCard>
+    </ul>
+  )
+}
+
+function OverviewCard({
+  icon: Icon,
+  title,
+  children,
+}: {
+  icon: React.ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>
+  title: string
+  children: React.ReactNode
+}) {
+  return (
+    <li className="flex">
+      <Card className="flex w-full flex-col">
+        <CardHeader className="flex-row items-center justify-between gap-2 pb-2">
+          <h2 className="text-sm font-medium text-muted-foreground">{title}</h2>
+          <Icon className="size-5 text-primary" aria-hidden="true" />
+        </CardHeader>
+        <CardContent className="flex flex-1 flex-col gap-1">{children}</CardContent>
+      </Card>
+    </li>
   )
 }

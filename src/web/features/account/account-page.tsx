@@ -1,0 +1,203 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useQuery } from '@tanstack/react-query'
+import { ExternalLink, Loader2 } from 'lucide-react'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import type { z } from 'zod'
+import { type Profile, profileUpdateInputSchema } from '../../../domain/contracts/billing'
+import { Button } from '../../components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog'
+import { Input } from '../../components/ui/input'
+import { FieldError, Label } from '../../components/ui/label'
+import { PageHeader } from '../../components/ui/page-header'
+import { QueryError, Spinner } from '../../components/ui/states'
+import { useDocumentTitle } from '../../lib/use-document-title'
+import { WhatsAppVerification } from '../auth/whatsapp-verification'
+import { useSiteConfig } from '../site/site-config'
+import { profileQuery, useChangeWhatsApp, useUpdateProfile } from './api'
+
+type ProfileFormInput = z.input<typeof profileUpdateInputSchema>
+type ProfileFormOutput = z.output<typeof profileUpdateInputSchema>
+
+/** 'account': the profile (name, company, WhatsApp) and the access data of the chat platform. */
+export function AccountPage() {
+  useDocumentTitle('Minha conta')
+  const profile = useQuery(profileQuery())
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader title="Minha conta" description="Seus dados de cadastro e o acesso à plataforma de atendimento." />
+      {profile.isPending ? (
+        <Spinner label="Carregando perfil…" />
+      ) : profile.isError ? (
+        <QueryError error={profile.error} onRetry={() => void profile.refetch()} />
+      ) : (
+        <div className="grid items-start gap-6 lg:grid-cols-[3fr_2fr]">
+          <ProfileCard profile={profile.data} />
+          <PlatformAccessCard email={profile.data.email} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+function ProfileCard({ profile }: { profile: Profile }) {
+  const update = useUpdateProfile()
+  const [changingNumber, setChangingNumber] = useState(false)
+  const form = useForm<ProfileFormInput, unknown, ProfileFormOutput>({
+    resolver: zodResolver(profileUpdateInputSchema),
+    values: { name: profile.name, company_name: profile.companyName },
+  })
+  const { errors } = form.formState
+  const onSubmit = form.handleSubmit((values) => update.mutate(values))
+
+  return (
+    <Card>
+      <CardHeader>
+        <h2 className="text-xl font-semibold leading-none tracking-tight">Perfil</h2>
+        <CardDescription>O e-mail é o seu login e não pode ser alterado aqui.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="profile-email">E-mail</Label>
+            <Input id="profile-email" type="email" value={profile.email} readOnly />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="profile-name">Nome</Label>
+            <Input
+              id="profile-name"
+              autoComplete="name"
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={errors.name ? 'profile-name-error' : undefined}
+              {...form.register('name')}
+            />
+            <FieldError id="profile-name-error" message={errors.name?.message} />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="profile-company">Empresa</Label>
+            <Input
+              id="profile-company"
+              autoComplete="organization"
+              aria-invalid={errors.company_name ? true : undefined}
+              aria-describedby={errors.company_name ? 'profile-company-error' : undefined}
+              {...form.register('company_name')}
+            />
+            <FieldError id="profile-company-error" message={errors.company_name?.message} />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="profile-whatsapp">WhatsApp</Label>
+            <div className="flex gap-2">
+              <Input id="profile-whatsapp" type="tel" value={profile.whatsappNumber} readOnly className="flex-1" />
+              <Button variant="outline" onClick={() => setChangingNumber(true)}>
+                Alterar
+              </Button>
+            </div>
+          </div>
+          <Button type="submit" className="self-start" disabled={update.isPending}>
+            {update.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+            Salvar
+          </Button>
+        </form>
+      </CardContent>
+      <ChangeWhatsAppDialog open={changingNumber} onOpenChange={setChangingNumber} current={profile.whatsappNumber} />
+    </Card>
+  )
+}
+
+function ChangeWhatsAppDialog({
+  open,
+  onOpenChange,
+  current,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  current: string
+}) {
+  const change = useChangeWhatsApp()
+  const [verified, setVerified] = useState<string | null>(null)
+
+  function close(next: boolean) {
+    if (change.isPending) return
+    if (!next) setVerified(null)
+    onOpenChange(next)
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Alterar WhatsApp</DialogTitle>
+          <DialogDescription>
+            Enviaremos um código para o novo número. Depois de verificá-lo, salve para trocar o número atual ({current}
+            ).
+          </DialogDescription>
+        </DialogHeader>
+        {/* Remounted on every opening, so a half-finished verification does not come back. */}
+        {open ? (
+          <WhatsAppVerification id="new-whatsapp" label="Novo número de WhatsApp" onVerifiedChange={setVerified} />
+        ) : null}
+        <DialogFooter>
+          <Button variant="outline" disabled={change.isPending} onClick={() => close(false)}>
+            Cancelar
+          </Button>
+          <Button
+            disabled={verified === null || change.isPending}
+            onClick={() => {
+              if (verified) change.mutate(verified, { onSuccess: () => close(false) })
+            }}
+          >
+            {change.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+            Salvar número
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function PlatformAccessCard({ email }: { email: string }) {
+  const { chatPlatformUrl } = useSiteConfig()
+  return (
+    <Card>
+      <CardHeader>
+        <h2 className="text-xl font-semibold leading-none tracking-tight">Acesso à plataforma</h2>
+        <CardDescription>Use estes dados para entrar na plataforma de atendimento.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4 text-sm">
+        <dl className="flex flex-col gap-3">
+          <div className="flex flex-col gap-0.5">
+            <dt className="text-muted-foreground">Endereço da plataforma</dt>
+            <dd>
+              <a
+                href={chatPlatformUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex items-center gap-1 break-all font-medium text-primary underline-offset-4 hover:underline"
+              >
+                {chatPlatformUrl}
+                <ExternalLink className="size-3.5 shrink-0" aria-hidden="true" />
+                <span className="sr-only">(abre em nova aba)</span>
+              </a>
+            </dd>
+          </div>
+          <div className="flex flex-col gap-0.5">
+            <dt className="text-muted-foreground">Login</dt>
+            <dd className="break-all font-medium">{email}</dd>
+          </div>
+        </dl>
+        <p className="rounded-md bg-muted p-3">
+          A senha é gerenciada na própria plataforma de atendimento. Para criar ou trocar a sua, use a opção{' '}
+          <strong>“Esqueci minha senha”</strong> na tela de entrada da plataforma.
+        </p>
+      </CardContent>
+    </Card>
+  )
+}

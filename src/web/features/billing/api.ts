@@ -1,0 +1,118 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+import {
+  cardCheckoutResultSchema,
+  type PixCheckoutResult,
+  paymentSchema,
+  pixChargeSchema,
+  pixCheckoutResultSchema,
+  subscriptionSchema,
+  type UpgradeResult,
+  upgradeOptionsSchema,
+  upgradeResultSchema,
+} from '../../../domain/contracts/billing'
+import { planSchema } from '../../../domain/contracts/plans'
+import { api } from '../../lib/api'
+import { toasts } from '../../lib/toasts'
+
+/** Everything the customer's billing screens read lives under ['billing'], so one invalidation refreshes it all. */
+const billingKey = ['billing'] as const
+
+export function subscriptionsQuery() {
+  return queryOptions({
+    queryKey: [...billingKey, 'subscriptions'],
+    queryFn: () => api.get('/api/subscriptions', z.array(subscriptionSchema)),
+  })
+}
+
+export function paymentsQuery() {
+  return queryOptions({
+    queryKey: [...billingKey, 'payments'],
+    queryFn: () => api.get('/api/payments', z.array(paymentSchema)),
+  })
+}
+
+/** The BR Code of one open invoice (the 'Pagar com PIX' button of the payments page). */
+export function pixChargeQuery(paymentId: string) {
+  return queryOptions({
+    queryKey: [...billingKey, 'payments', paymentId, 'pix'],
+    queryFn: () => api.get(`/api/payments/${encodeURIComponent(paymentId)}/pix`, pixChargeSchema),
+  })
+}
+
+/** The receipt's shape belongs to the server; the page reads it defensively (see receipt-page.tsx). */
+export function receiptQuery(paymentId: string) {
+  return queryOptions({
+    queryKey: [...billingKey, 'payments', paymentId, 'receipt'],
+    queryFn: () => api.get<unknown>(`/api/payments/${encodeURIComponent(paymentId)}/receipt`),
+  })
+}
+
+export function upgradeOptionsQuery(subscriptionId: string) {
+  return queryOptions({
+    queryKey: [...billingKey, 'subscriptions', subscriptionId, 'upgrade-options'],
+    queryFn: () =>
+      api.get(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/upgrade-options`, upgradeOptionsSchema),
+    // Proration depends on the clock: always ask again when the dialog opens.
+    staleTime: 0,
+  })
+}
+
+/** The plans on sale, under ['plans'] like the public page's query, so an admin's change refreshes both. */
+export function plansOnSaleQuery() {
+  return queryOptions({
+    queryKey: ['plans', 'public'],
+    queryFn: () => api.get('/api/plans', z.array(planSchema)),
+  })
+}
+
+function useInvalidateBilling() {
+  const queryClient = useQueryClient()
+  return () => queryClient.invalidateQueries({ queryKey: billingKey })
+}
+
+/** POST /api/checkout/pix: a new (or the still open) PIX subscription and its invoice. */
+export function usePixCheckout() {
+  const invalidate = useInvalidateBilling()
+  return useMutation({
+    mutationFn: (planId: string): Promise<PixCheckoutResult> =>
+      api.post('/api/checkout/pix', { plan_id: planId }, pixCheckoutResultSchema),
+    onSuccess: () => invalidate(),
+    meta: { feedback: toasts.pixInvoice },
+  })
+}
+
+/** POST /api/checkout/card: the browser leaves for the card provider's page (or the local simulator). */
+export function useCardCheckout() {
+  return useMutation({
+    mutationFn: (planId: string) => api.post('/api/checkout/card', { plan_id: planId }, cardCheckoutResultSchema),
+    onSuccess: ({ url }) => {
+      window.location.assign(url)
+    },
+    meta: { feedback: toasts.checkout },
+  })
+}
+
+export function useCancelSubscription() {
+  const invalidate = useInvalidateBilling()
+  return useMutation({
+    mutationFn: (subscriptionId: string) =>
+      api.post('/api/subscriptions/cancel', { subscription_id: subscriptionId }, subscriptionSchema),
+    onSuccess: () => invalidate(),
+    meta: { feedback: toasts.cancel },
+  })
+}
+
+export function useUpgradeSubscription() {
+  const invalidate = useInvalidateBilling()
+  return useMutation({
+    mutationFn: (input: { subscriptionId: string; newPlanId: string }): Promise<UpgradeResult> =>
+      api.post(
+        '/api/subscriptions/upgrade',
+        { subscription_id: input.subscriptionId, new_plan_id: input.newPlanId },
+        upgradeResultSchema,
+      ),
+    onSuccess: () => invalidate(),
+    meta: { feedback: toasts.upgrade },
+  })
+}

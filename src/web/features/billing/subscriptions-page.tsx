@@ -1,0 +1,153 @@
+import { useQuery } from '@tanstack/react-query'
+import { Check } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { Link, useSearchParams } from 'react-router'
+import type { PixCharge } from '../../../domain/contracts/billing'
+import type { Plan } from '../../../domain/contracts/plans'
+import { paths } from '../../app/paths'
+import { Badge } from '../../components/ui/badge'
+import { Button } from '../../components/ui/button'
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../../components/ui/card'
+import { PageHeader } from '../../components/ui/page-header'
+import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
+import { cn } from '../../lib/cn'
+import { formatBRL } from '../../lib/format'
+import { useDocumentTitle } from '../../lib/use-document-title'
+import { type PaymentMethod, PaymentMethodDialog } from '../checkout/payment-method-dialog'
+import { PixPaymentDialog } from '../checkout/pix-payment-view'
+import { plansOnSaleQuery, useCardCheckout, usePixCheckout } from './api'
+
+const isMethod = (value: string | null): value is PaymentMethod => value === 'pix' || value === 'card'
+
+/** 'subscriptions': the plans on sale, and checkout by PIX (invoice + QR) or card (redirect to the provider). */
+export function SubscriptionsPage() {
+  useDocumentTitle('Assinar um plano')
+  const plans = useQuery(plansOnSaleQuery())
+  const pixCheckout = usePixCheckout()
+  const cardCheckout = useCardCheckout()
+  const [chosen, setChosen] = useState<Plan | null>(null)
+  const [charge, setCharge] = useState<PixCharge | null>(null)
+  const [searchParams, setSearchParams] = useSearchParams()
+  const autoStarted = useRef(false)
+
+  function start(plan: Plan, method: PaymentMethod) {
+    if (method === 'card') {
+      cardCheckout.mutate(plan.id)
+      return
+    }
+    pixCheckout.mutate(plan.id, {
+      onSuccess: (result) => {
+        setChosen(null)
+        setCharge(result.pix)
+      },
+    })
+  }
+
+  // The public /plans page sends signed-in visitors here with ?plan=…&method=…: start that checkout once
+  // (the ref survives StrictMode's double effect), then drop the query so a reload does not start it again.
+  const wantedPlan = searchParams.get('plan')
+  const wantedMethod = searchParams.get('method')
+  // biome-ignore lint/correctness/useExhaustiveDependencies: start() is a fresh closure each render; this runs once
+  useEffect(() => {
+    if (autoStarted.current || !wantedPlan || !plans.data) return
+    autoStarted.current = true
+    setSearchParams({}, { replace: true })
+    const plan = plans.data.find((p) => p.id === wantedPlan)
+    if (!plan) return
+    setChosen(plan)
+    if (isMethod(wantedMethod)) start(plan, wantedMethod)
+  }, [wantedPlan, wantedMethod, plans.data, setSearchParams])
+
+  const busy: PaymentMethod | null = pixCheckout.isPending
+    ? 'pix'
+    : cardCheckout.isPending || cardCheckout.isSuccess
+      ? 'card'
+      : null
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Assinar um plano"
+        description="Escolha o plano ideal para a sua equipe e pague com PIX ou cartão de crédito."
+      />
+      {plans.isPending ? (
+        <Spinner label="Carregando planos…" />
+      ) : plans.isError ? (
+        <QueryError error={plans.error} onRetry={() => void plans.refetch()} />
+      ) : plans.data.length === 0 ? (
+        <EmptyState title="Nenhum plano disponível no momento." />
+      ) : (
+        <ul className="grid items-stretch gap-6 md:grid-cols-2 xl:grid-cols-3">
+          {plans.data.map((plan) => (
+            <li key={plan.id} className="flex">
+              <PlanCard plan={plan} onChoose={() => setChosen(plan)} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <PaymentMethodDialog
+        plan={chosen}
+        open={chosen !== null}
+        onOpenChange={(open) => {
+          if (!open && busy === null) setChosen(null)
+        }}
+        onChoose={(method) => {
+          if (chosen) start(chosen, method)
+        }}
+        busy={busy}
+      />
+      <PixPaymentDialog open={charge !== null} onOpenChange={(open) => !open && setCharge(null)} charge={charge}>
+        <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+          <Button asChild variant="outline">
+            <Link to={paths.payments}>Ver minhas faturas</Link>
+          </Button>
+          <Button asChild>
+            <Link to={paths.mySubscriptions}>Minhas assinaturas</Link>
+          </Button>
+        </div>
+      </PixPaymentDialog>
+    </div>
+  )
+}
+
+function PlanCard({ plan, onChoose }: { plan: Plan; onChoose: () => void }) {
+  const titleId = `plan-${plan.id}-title`
+  return (
+    <Card
+      role="group"
+      aria-labelledby={titleId}
+      className={cn('flex w-full flex-col', plan.popular && 'border-2 border-primary shadow-md')}
+    >
+      <CardHeader>
+        <div className="flex items-center justify-between gap-2">
+          <h2 id={titleId} className="text-xl font-semibold leading-none tracking-tight">
+            {plan.name}
+          </h2>
+          {plan.popular ? <Badge>Popular</Badge> : null}
+        </div>
+        {plan.description ? <CardDescription>{plan.description}</CardDescription> : null}
+        <p className="mt-2 flex items-baseline gap-1">
+          <span className="text-3xl font-bold">{formatBRL(plan.priceCents)}</span>
+          <span className="text-muted-foreground">/mês</span>
+        </p>
+      </CardHeader>
+      <CardContent className="flex-1">
+        {plan.features.length > 0 ? (
+          <ul className="flex flex-col gap-2 text-sm" aria-label={`Recursos do plano ${plan.name}`}>
+            {plan.features.map((feature) => (
+              <li key={feature} className="flex gap-2">
+                <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+                <span>{feature}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </CardContent>
+      <CardFooter>
+        <Button className="w-full" size="lg" variant={plan.popular ? 'default' : 'outline'} onClick={onChoose}>
+          Assinar {plan.name}
+        </Button>
+      </CardFooter>
+    </Card>
+  )
+}

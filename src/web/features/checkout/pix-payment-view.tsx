@@ -1,0 +1,116 @@
+import { Copy } from 'lucide-react'
+import { QRCodeSVG } from 'qrcode.react'
+import { type ReactNode, useId, useRef } from 'react'
+import { toast } from 'sonner'
+import type { PixCharge } from '../../../domain/contracts/billing'
+import { Button } from '../../components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog'
+import { Textarea } from '../../components/ui/input'
+import { QueryError, Spinner } from '../../components/ui/states'
+import { formatBRL, formatDate } from '../../lib/format'
+
+export const pixTexts = {
+  copied: 'Código PIX copiado!',
+  activation: 'A ativação é manual e acontece em até 24 horas após o pagamento.',
+} as const
+
+/** The QR code and the "copia e cola" text of one PIX invoice, with what the payer needs to check. */
+export function PixPaymentView({ charge }: { charge: PixCharge }) {
+  const codeId = useId()
+  const codeRef = useRef<HTMLTextAreaElement>(null)
+
+  async function copy() {
+    try {
+      if (!navigator.clipboard) throw new Error('clipboard unavailable')
+      await navigator.clipboard.writeText(charge.brCode)
+      toast.success(pixTexts.copied)
+    } catch {
+      // Without clipboard access (plain http, old browsers) the text is selected for Ctrl+C / long press.
+      codeRef.current?.focus()
+      codeRef.current?.select()
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex justify-center">
+        <div className="rounded-lg border border-border bg-white p-3">
+          <QRCodeSVG value={charge.brCode} size={200} title="QR Code PIX" role="img" aria-label="QR Code PIX" />
+        </div>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-muted-foreground">Valor</dt>
+        <dd className="text-right font-semibold">{formatBRL(charge.amountCents)}</dd>
+        <dt className="text-muted-foreground">Vencimento</dt>
+        <dd className="text-right">{formatDate(charge.dueDate)}</dd>
+        <dt className="text-muted-foreground">Beneficiário</dt>
+        <dd className="break-words text-right">{charge.beneficiaryName}</dd>
+        <dt className="text-muted-foreground">Plano</dt>
+        <dd className="break-words text-right">{charge.planName}</dd>
+      </dl>
+      <div className="flex flex-col gap-2">
+        <label htmlFor={codeId} className="text-sm font-medium">
+          Código PIX copia e cola
+        </label>
+        <Textarea
+          ref={codeRef}
+          id={codeId}
+          readOnly
+          value={charge.brCode}
+          rows={4}
+          className="min-h-0 resize-none break-all bg-muted font-mono text-xs md:text-xs"
+          onClick={(event) => event.currentTarget.select()}
+        />
+        <Button onClick={() => void copy()}>
+          <Copy aria-hidden="true" />
+          Copiar código
+        </Button>
+      </div>
+      <p className="rounded-md bg-secondary p-3 text-sm text-secondary-foreground">{pixTexts.activation}</p>
+    </div>
+  )
+}
+
+export type PixPaymentDialogProps = {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  /** The charge, once known; while loading or failed, `loading` / `error` say so. */
+  charge: PixCharge | null | undefined
+  loading?: boolean
+  error?: unknown
+  onRetry?: () => void
+  /** What to offer under the charge (e.g. a link to the invoices). */
+  children?: ReactNode
+}
+
+/** The PIX payment view in a dialog: after a PIX checkout, an upgrade, or 'Pagar com PIX'. */
+export function PixPaymentDialog({
+  open,
+  onOpenChange,
+  charge,
+  loading,
+  error,
+  onRetry,
+  children,
+}: PixPaymentDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>Pagamento via PIX</DialogTitle>
+          <DialogDescription>
+            Escaneie o QR Code com o app do seu banco ou copie o código PIX copia e cola.
+          </DialogDescription>
+        </DialogHeader>
+        {charge ? (
+          <PixPaymentView charge={charge} />
+        ) : error ? (
+          <QueryError error={error} onRetry={() => onRetry?.()} />
+        ) : loading ? (
+          <Spinner label="Gerando código PIX…" />
+        ) : null}
+        {charge ? children : null}
+      </DialogContent>
+    </Dialog>
+  )
+}
