@@ -22,12 +22,20 @@ import type { Database } from './db/client'
 import { problem, problemSchema, registerProblemHandler } from './http/problem'
 import { sessionPlugin } from './http/session'
 import { createAuth } from './modules/auth/auth'
-import { type CardGateway, unavailableCardGateway } from './modules/billing/card-gateway'
+import type { CardGateway } from './modules/billing/card-gateway'
+import { adminRoutes } from './modules/admin/admin.routes'
 import { authRoutes } from './modules/auth/auth.routes'
+import { billingRoutes } from './modules/billing/billing.routes'
+import { lifecycleRoutes } from './modules/lifecycle/lifecycle.routes'
 import { createMailSender, type MailSender } from './modules/messaging/email'
 import { createWhatsAppSender, type WhatsAppSender } from './modules/messaging/whatsapp'
 import { plansRoutes } from './modules/plans/plans.routes'
+import { profileRoutes } from './modules/profile/profile.routes'
 import { publicConfigRoutes } from './modules/site/site.routes'
+import { cardSimulatorRoutes } from './modules/stripe/card-simulator.routes'
+import { createSimulatorGateway } from './modules/stripe/card-simulator.service'
+import { createStripeGateway } from './modules/stripe/stripe-gateway'
+import { stripeRoutes } from './modules/stripe/stripe.routes'
 
 export type AppOptions = {
   config: Config
@@ -77,7 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: database.db,
     mail,
     whatsapp,
-    card: options.card ?? unavailableCardGateway,
+    card:
+      options.card ??
+      (config.STRIPE_SECRET_KEY
+        ? createStripeGateway(config, app.log)
+        : createSimulatorGateway({ config, db: database.db, now: () => app.ctx.now(), log: app.log })),
     now: options.now ?? (() => new Date()),
     auth: createAuth({ db: database.db, config, mail }),
   }
@@ -101,6 +113,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // The SPA is served over plain HTTP on localhost in development.
     strictTransportSecurity: config.secureCookies,
+    // 'no-referrer' would make browsers send `Origin: null` on our own HTML form posts (the card simulator),
+    // which the origin check then refuses; 'same-origin' still sends nothing to other sites.
+    referrerPolicy: { policy: 'same-origin' },
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)
@@ -152,7 +167,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(authRoutes)
   await app.register(plansRoutes)
+  await app.register(adminRoutes)
+  await app.register(billingRoutes)
+  await app.register(profileRoutes)
   await app.register(publicConfigRoutes)
+  await app.register(stripeRoutes)
+  await app.register(cardSimulatorRoutes)
+  await app.register(lifecycleRoutes)
 
   const webRoot = options.webRoot ?? defaultWebRoot
   const hasWeb = existsSync(path.join(webRoot, 'index.html'))

@@ -1,4 +1,6 @@
 export * from './auth'
 export * from './billing'
+export * from './lifecycle'
 export * from './plans'
 export * from './platform'
+export * from './stripe'

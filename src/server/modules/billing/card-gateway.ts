@@ -20,6 +20,13 @@ export interface CardGateway {
   cancelNow(stripeSubscriptionId: string): Promise<void>
   /** Upgrade: Stripe switches the price and charges the prorated difference. */
   changePlan(stripeSubscriptionId: string, plan: Plan): Promise<void>
+  /**
+   * The provider's view of a subscription (null when it does not know it), for the daily reconciliation in
+   * modules/lifecycle. Optional: without it, card subscriptions are not reconciled.
+   */
+  retrieveSubscription?(
+    stripeSubscriptionId: string,
+  ): Promise<{ status: string; cancelAtPeriodEnd: boolean; currentPeriodEnd: Date } | null>
 }
 
 /** Until a provider is wired, card operations answer with a clear message instead of failing obscurely. */

@@ -1,0 +1,156 @@
+// A small local HTTP server shaped like the parts of Stripe's API we call, so tests run the real `stripe` SDK:
+// form-encoded bodies with bracket keys, Idempotency-Key replay, Stripe's error shape. Tests only.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type FakeRequest = {
+  method: string
+  path: string
+  headers: IncomingMessage['headers']
+  body: Record<string, unknown>
+}
+
+type Json = Record<string, unknown>
+
+export type FakeStripe = {
+  url: string
+  requests: FakeRequest[]
+  /** Subscriptions the fake knows, by id (tests seed them; updates change them). */
+  subscriptions: Map<string, Json>
+  /** The next matching request fails with this Stripe error (4xx: the SDK does not retry it). */
+  failNext(
+    match: { method: string; path: RegExp },
+    status: number,
+    error: { type: string; message: string; code?: string },
+  ): void
+  close(): Promise<void>
+}
+
+/** `a[b][0][c]=1` -> { a: { b: [ { c: '1' } ] } }, as Stripe reads form bodies. */
+export function parseStripeForm(body: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {}
+  for (const [key, value] of new URLSearchParams(body)) {
+    const parts = key.split(/\[|\]\[|\]/).filter((p) => p !== '')
+    let node: Record<string, unknown> | unknown[] = root
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1
+      const container = node as Record<string, unknown>
+      if (last) {
+        container[part] = value
+        return
+      }
+      const nextIsIndex = /^\d+$/.test(parts[i + 1] ?? '')
+      container[part] ??= nextIsIndex ? [] : {}
+      node = container[part] as Record<string, unknown>
+    })
+  }
+  return root
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    request.on('data', (c: Buffer) => chunks.push(c))
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    request.on('error', reject)
+  })
+}
+
+function send(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_fake_${Date.now()}` })
+  response.end(JSON.stringify(body))
+}
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const requests: FakeRequest[] = []
+  const subscriptions = new Map<string, Json>()
+  const idempotent = new Map<string, Json>()
+  const failures: Array<{ method: string; path: RegExp; status: number; error: Json }> = []
+  let counter = 0
+
+  const server = createServer(async (request, response) => {
+    const raw = await readBody(request)
+    const url = new URL(request.url ?? '/', 'http://localhost')
+    const method = request.method ?? 'GET'
+    const body = parseStripeForm(raw)
+    requests.push({ method, path: url.pathname, headers: request.headers, body })
+
+    const failure = failures.findIndex((f) => f.method === method && f.path.test(url.pathname))
+    if (failure >= 0) {
+      const [f] = failures.splice(failure, 1)
+      return send(response, f!.status, { error: f!.error })
+    }
+    if (request.headers.authorization !== 'Bearer sk_test_x') {
+      return send(response, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } })
+    }
+
+    if (method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      const key = request.headers['idempotency-key']
+      const known = typeof key === 'string' ? idempotent.get(key) : undefined
+      if (known) return send(response, 200, known)
+      counter += 1
+      const id = `cs_test_fake_${counter}`
+      const session = {
+        id,
+        object: 'checkout.session',
+        url: `https://checkout.stripe.com/c/pay/${id}`,
+        mode: body.mode,
+        customer_email: body.customer_email,
+        client_reference_id: body.client_reference_id,
+        metadata: body.metadata ?? {},
+        success_url: body.success_url,
+        cancel_url: body.cancel_url,
+        status: 'open',
+      }
+      if (typeof key === 'string') idempotent.set(key, session)
+      return send(response, 200, session)
+    }
+
+    const match = url.pathname.match(/^\/v1\/subscriptions\/([^/]+)$/)
+    if (match?.[1]) {
+      const subscription = subscriptions.get(match[1])
+      if (!subscription) {
+        return send(response, 404, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such subscription: '${match[1]}'`,
+          },
+        })
+      }
+      if (method === 'GET') return send(response, 200, subscription)
+      if (method === 'DELETE') {
+        const canceled = { ...subscription, status: 'canceled', ended_at: Math.floor(Date.now() / 1000) }
+        subscriptions.set(match[1], canceled)
+        return send(response, 200, canceled)
+      }
+      if (method === 'POST') {
+        const updated: Json = { ...subscription }
+        if (body.cancel_at_period_end !== undefined) updated.cancel_at_period_end = body.cancel_at_period_end === 'true'
+        if (body.metadata && typeof body.metadata === 'object')
+          updated.metadata = { ...(subscription.metadata as Json), ...(body.metadata as Json) }
+        subscriptions.set(match[1], updated)
+        return send(response, 200, updated)
+      }
+    }
+    return send(response, 404, {
+      error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${url.pathname})` },
+    })
+  })
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    subscriptions,
+    failNext(match, status, error) {
+      failures.push({ ...match, status, error })
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((err) => (err ? reject(err) : resolve()))
+      }),
+  }
+}

@@ -1,0 +1,151 @@
+import Stripe from 'stripe'
+import type { Plan } from '../../../domain/contracts/plans'
+import { DomainError } from '../../../domain/errors'
+import type { Config } from '../../config'
+import type { CardGateway } from '../billing/card-gateway'
+import { readSubscription } from './stripe-objects'
+
+export type GatewayLog = { warn: (obj: object, msg: string) => void }
+
+type StripeConfigInput = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL'>
+
+/** The SDK client; STRIPE_API_URL points it at another host (a local fake in tests). */
+export function createStripeClient(config: StripeConfigInput): Stripe {
+  if (!config.STRIPE_SECRET_KEY) throw new Error('STRIPE_SECRET_KEY is not set')
+  const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null
+  return new Stripe(config.STRIPE_SECRET_KEY, {
+    maxNetworkRetries: 1,
+    timeout: 10_000,
+    telemetry: false,
+    ...(api
+      ? {
+          host: api.hostname,
+          port: api.port || (api.protocol === 'http:' ? 80 : 443),
+          protocol: api.protocol === 'http:' ? ('http' as const) : ('https' as const),
+        }
+      : {}),
+  })
+}
+
+export function checkoutUrls(appUrl: string) {
+  return {
+    success: `${appUrl}/dashboard/my-subscriptions?checkout=success`,
+    cancel: `${appUrl}/plans?checkout=canceled`,
+  }
+}
+
+/** Our monthly BRL price for a plan, as Stripe's inline price_data. */
+function recurringPrice(plan: Plan) {
+  return { currency: 'brl', unit_amount: plan.priceCents, recurring: { interval: 'month' as const } }
+}
+
+const providerMessage = {
+  checkout: 'Não foi possível criar a sessão de pagamento com o provedor de cartão. Tente novamente em instantes.',
+  subscription: 'Não foi possível atualizar a assinatura no provedor de cartão. Tente novamente em instantes.',
+}
+
+/**
+ * Stripe's own message is English and may name internals: log it, and answer the customer in Portuguese.
+ * A DomainError thrown by our own code passes through untouched.
+ */
+function providerFailure(error: unknown, message: string, log: GatewayLog | undefined, op: string): DomainError {
+  if (error instanceof DomainError) return error
+  const e = error instanceof Stripe.errors.StripeError ? error : null
+  log?.warn(
+    {
+      op,
+      type: e?.type,
+      code: e?.code,
+      statusCode: e?.statusCode,
+      requestId: e?.requestId,
+      err: e ? undefined : error,
+    },
+    'card provider request failed',
+  )
+  return new DomainError('card_provider_error', message, { cause: error })
+}
+
+/** Card payments through Stripe Checkout (subscription mode) and the Subscriptions API. */
+export function createStripeGateway(
+  config: StripeConfigInput & Pick<Config, 'appUrl'>,
+  log?: GatewayLog,
+  client: Stripe = createStripeClient(config),
+): CardGateway {
+  const urls = checkoutUrls(config.appUrl)
+  return {
+    mode: 'stripe',
+
+    async createCheckoutSession({ userId, email, plan, idempotencyKey }) {
+      const metadata = { userId, planId: plan.id }
+      try {
+        const session = await client.checkout.sessions.create(
+          {
+            mode: 'subscription',
+            line_items: [{ quantity: 1, price_data: { ...recurringPrice(plan), product_data: { name: plan.name } } }],
+            customer_email: email,
+            client_reference_id: userId,
+            metadata,
+            subscription_data: { metadata },
+            success_url: urls.success,
+            cancel_url: urls.cancel,
+            locale: 'pt-BR',
+          },
+          { idempotencyKey },
+        )
+        if (!session.url) throw new Error('Stripe returned a checkout session without url')
+        return { url: session.url, sessionId: session.id }
+      } catch (error) {
+        throw providerFailure(error, providerMessage.checkout, log, 'checkout.sessions.create')
+      }
+    },
+
+    async cancelAtPeriodEnd(stripeSubscriptionId) {
+      try {
+        await client.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: true })
+      } catch (error) {
+        throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.update')
+      }
+    },
+
+    async cancelNow(stripeSubscriptionId) {
+      try {
+        await client.subscriptions.cancel(stripeSubscriptionId)
+      } catch (error) {
+        throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.cancel')
+      }
+    },
+
+    async changePlan(stripeSubscriptionId, plan) {
+      try {
+        const subscription = await client.subscriptions.retrieve(stripeSubscriptionId)
+        const item = subscription.items.data[0]
+        if (!item) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no items`)
+        const product = typeof item.price.product === 'string' ? item.price.product : item.price.product.id
+        await client.subscriptions.update(stripeSubscriptionId, {
+          items: [{ id: item.id, price_data: { ...recurringPrice(plan), product } }],
+          // The customer pays the prorated difference now, on its own invoice (invoice.paid -> an upgrade payment).
+          proration_behavior: 'always_invoice',
+          metadata: { planId: plan.id },
+        })
+      } catch (error) {
+        throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.update')
+      }
+    },
+
+    async retrieveSubscription(stripeSubscriptionId) {
+      try {
+        const subscription = readSubscription(await client.subscriptions.retrieve(stripeSubscriptionId))
+        if (!subscription?.status || !subscription.period)
+          throw new Error(`Stripe subscription ${stripeSubscriptionId} has no status or period`)
+        return {
+          status: subscription.status,
+          cancelAtPeriodEnd: subscription.cancelAtPeriodEnd ?? false,
+          currentPeriodEnd: subscription.period.end,
+        }
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return null
+        throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.retrieve')
+      }
+    },
+  }
+}
