@@ -52,7 +52,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (d) => {
     output += String(d)
   })
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 120_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
     try {
@@ -63,7 +63,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`server did not start in 60 s:\n${output}`)
+      throw new Error(`server did not start in 120 s:\n${output}`)
     }
     await new Promise((r) => setTimeout(r, 200))
   }

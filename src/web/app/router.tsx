@@ -1,17 +1,15 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { RequireAdmin, RequireUser } from '../features/auth/guards'
-import { LoginPage } from '../features/auth/login-page'
-import { ForgotPasswordPage, ResetPasswordPage } from '../features/auth/password-pages'
-import { SignupPage } from '../features/auth/signup-page'
 import { RouteErrorScreen } from '../features/site/error-screen'
 import { LandingPage } from '../features/site/landing-page'
-import { PrivacyPolicyPage, TermsOfServicePage } from '../features/site/legal-pages'
 import { NotFoundPage } from '../features/site/not-found-page'
 import { PlansPage } from '../features/site/plans-page'
 import { paths } from './paths'
 
-/** Dashboard and admin screens are split into chunks that public pages never load. */
+/** Dashboard and admin screens are split into chunks that public pages never load; so are account and legal pages. */
 const dashboard = () => import('./dashboard-routes')
+const account = () => import('./account-routes')
+const legal = () => import('./legal-routes')
 
 export const routes: RouteObject[] = [
   {
@@ -19,12 +17,12 @@ export const routes: RouteObject[] = [
     children: [
       { path: paths.home, element: <LandingPage /> },
       { path: paths.plans, element: <PlansPage /> },
-      { path: paths.login, element: <LoginPage /> },
-      { path: paths.signup, element: <SignupPage /> },
-      { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
-      { path: paths.resetPassword, element: <ResetPasswordPage /> },
-      { path: paths.privacy, element: <PrivacyPolicyPage /> },
-      { path: paths.terms, element: <TermsOfServicePage /> },
+      { path: paths.login, lazy: async () => ({ Component: (await account()).LoginPage }) },
+      { path: paths.signup, lazy: async () => ({ Component: (await account()).SignupPage }) },
+      { path: paths.forgotPassword, lazy: async () => ({ Component: (await account()).ForgotPasswordPage }) },
+      { path: paths.resetPassword, lazy: async () => ({ Component: (await account()).ResetPasswordPage }) },
+      { path: paths.privacy, lazy: async () => ({ Component: (await legal()).PrivacyPolicyPage }) },
+      { path: paths.terms, lazy: async () => ({ Component: (await legal()).TermsOfServicePage }) },
       {
         path: paths.dashboard,
         element: <RequireUser />,

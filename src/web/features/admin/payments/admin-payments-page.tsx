@@ -1,0 +1,153 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { paymentStatusBadge, paymentStatusLabel } from '../../../../domain/subscription-status'
+import { Badge } from '../../../components/ui/badge'
+import { Button } from '../../../components/ui/button'
+import { PageHeader } from '../../../components/ui/page-header'
+import { formatBRL, formatDate } from '../../../lib/format'
+import { useDocumentTitle } from '../../../lib/use-document-title'
+import { type Column, DataTable } from '../shared/data-table'
+import { optionsOf, paymentMethodLabel, paymentTypeLabel } from '../shared/labels'
+import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
+import { hasActiveFilters, ListView } from '../shared/list-view'
+import { Pagination } from '../shared/pagination'
+import { useListParams } from '../shared/use-list-params'
+import { type AdminPayment, adminPaymentsQuery } from './api'
+import { ConfirmPaymentDialog } from './confirm-payment-dialog'
+
+const filterKeys = ['status', 'method'] as const
+const listDefaults = { sort: 'created_at', dir: 'desc' } as const
+
+/** Admin 'Pagamentos': every invoice; pending PIX ones are confirmed here once the money is in the account. */
+export function AdminPaymentsPage() {
+  useDocumentTitle('Pagamentos')
+  const list = useListParams(filterKeys, listDefaults)
+  const { params } = list
+  const query = useQuery(adminPaymentsQuery(list.apiQuery))
+  const [confirming, setConfirming] = useState<AdminPayment | null>(null)
+
+  const columns: Column<AdminPayment>[] = [
+    {
+      id: 'customer',
+      header: 'Cliente',
+      className: 'whitespace-nowrap',
+      cell: (p) => (
+        <div className="flex flex-col">
+          <span className="font-medium">{p.customer.name}</span>
+          <span className="text-muted-foreground">{p.customer.email}</span>
+        </div>
+      ),
+    },
+    {
+      id: 'plan',
+      header: 'Plano',
+      className: 'whitespace-nowrap',
+      cell: (p) => (
+        <div className="flex flex-col">
+          <span>
+            {p.targetPlan && p.targetPlan.id !== p.plan.id ? `${p.plan.name} → ${p.targetPlan.name}` : p.plan.name}
+          </span>
+          <span className="text-muted-foreground">{paymentTypeLabel[p.type]}</span>
+        </div>
+      ),
+    },
+    {
+      id: 'amount',
+      header: 'Valor',
+      sortKey: 'amount',
+      firstDir: 'desc',
+      className: 'whitespace-nowrap',
+      cell: (p) => (
+        <div className="flex flex-col">
+          <span className="font-medium">{formatBRL(p.amountCents)}</span>
+          <span className="text-muted-foreground">{paymentMethodLabel[p.paymentMethod]}</span>
+          {p.amountReceivedCents !== null && p.amountReceivedCents !== p.amountCents ? (
+            <span className="text-xs text-destructive">Recebido: {formatBRL(p.amountReceivedCents)}</span>
+          ) : null}
+        </div>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (p) => (
+        <Badge variant={paymentStatusBadge[p.status]} className="whitespace-nowrap">
+          {paymentStatusLabel[p.status]}
+        </Badge>
+      ),
+    },
+    {
+      id: 'due',
+      header: 'Vencimento',
+      sortKey: 'due_date',
+      firstDir: 'desc',
+      className: 'whitespace-nowrap',
+      cell: (p) => formatDate(p.dueDate),
+    },
+    {
+      id: 'actions',
+      header: 'Ações',
+      className: 'text-right',
+      sticky: true,
+      cell: (p) =>
+        p.status === 'pending_pix' ? (
+          <Button size="sm" onClick={() => setConfirming(p)}>
+            Confirmar
+          </Button>
+        ) : (
+          <span className="text-muted-foreground">—</span>
+        ),
+    },
+  ]
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Pagamentos"
+        description="Todas as faturas. Confirme os pagamentos PIX depois de conferir o extrato."
+      />
+      <ListToolbar>
+        <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome ou e-mail do cliente" />
+        <FilterSelect
+          label="Status"
+          value={params.filters.status}
+          onChange={(v) => list.setFilter('status', v)}
+          options={optionsOf(paymentStatusLabel)}
+        />
+        <FilterSelect
+          label="Método"
+          value={params.filters.method}
+          onChange={(v) => list.setFilter('method', v)}
+          options={optionsOf(paymentMethodLabel)}
+        />
+      </ListToolbar>
+      <ListView
+        query={query}
+        isEmpty={(page) => page.items.length === 0}
+        onClear={hasActiveFilters(params) || params.page > 1 ? list.clear : undefined}
+      >
+        {(page) => (
+          <div className="flex flex-col gap-4">
+            <DataTable
+              label="Lista de pagamentos"
+              columns={columns}
+              rows={page.items}
+              rowKey={(p) => p.id}
+              sort={{ sort: params.sort, dir: params.dir, onSort: list.toggleSort }}
+              busy={query.isPlaceholderData}
+              minWidth="min-w-[760px]"
+            />
+            <Pagination
+              page={params.page}
+              pageSize={params.pageSize}
+              total={page.total}
+              totalExact={page.totalExact}
+              onPage={list.setPage}
+            />
+          </div>
+        )}
+      </ListView>
+      <ConfirmPaymentDialog payment={confirming} onOpenChange={(open) => !open && setConfirming(null)} />
+    </div>
+  )
+}

@@ -1,0 +1,155 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useEffect, useId } from 'react'
+import { useForm } from 'react-hook-form'
+import { z } from 'zod'
+import { centsToDecimalString, toCents } from '../../../../domain/money'
+import { Button } from '../../../components/ui/button'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog'
+import { Input } from '../../../components/ui/input'
+import { FieldError, Label } from '../../../components/ui/label'
+import { formatBRL, formatDate } from '../../../lib/format'
+import { type AdminPayment, useConfirmPayment } from './api'
+
+const formSchema = z.object({
+  amount: z
+    .string()
+    .trim()
+    .min(1, 'Informe o valor recebido.')
+    .refine((v) => {
+      const cents = toCents(v)
+      return Number.isSafeInteger(cents) && cents > 0
+    }, 'Informe um valor válido, maior que zero (ex.: 99,90).'),
+  endToEndId: z
+    .string()
+    .trim()
+    .refine(
+      (v) => v === '' || /^[A-Za-z0-9]{32}$/.test(v),
+      'O identificador da transação (E2E) tem 32 letras e números.',
+    ),
+})
+type FormValues = z.infer<typeof formSchema>
+
+const reaisText = (cents: number) => centsToDecimalString(cents).replace('.', ',')
+
+/** 'Confirmar' on a pending PIX payment: what arrived in the bank account, and optionally its E2E id. */
+export function ConfirmPaymentDialog({
+  payment,
+  onOpenChange,
+}: {
+  payment: AdminPayment | null
+  onOpenChange: (open: boolean) => void
+}) {
+  const amountId = useId()
+  const e2eId = useId()
+  const confirm = useConfirmPayment()
+  const { register, handleSubmit, reset, formState } = useForm<FormValues>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { amount: '', endToEndId: '' },
+  })
+  const errors = formState.errors
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when another payment is chosen
+  useEffect(() => {
+    if (payment) {
+      reset({ amount: reaisText(payment.amountCents), endToEndId: '' })
+      confirm.reset()
+    }
+  }, [payment, reset])
+
+  const onSubmit = handleSubmit((values) => {
+    if (!payment) return
+    const input = {
+      amount_received_cents: toCents(values.amount),
+      ...(values.endToEndId ? { end_to_end_id: values.endToEndId } : {}),
+    }
+    confirm.mutate({ id: payment.id, input }, { onSuccess: () => onOpenChange(false) })
+  })
+
+  return (
+    <Dialog open={payment !== null} onOpenChange={(open) => !confirm.isPending && onOpenChange(open)}>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>Confirmar pagamento PIX</DialogTitle>
+          <DialogDescription>
+            Confira o extrato antes de confirmar: a assinatura é ativada quando o valor recebido é o da fatura.
+          </DialogDescription>
+        </DialogHeader>
+        {payment ? (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-md bg-muted p-3 text-sm">
+            <dt className="text-muted-foreground">Cliente</dt>
+            <dd className="break-words text-right">{payment.customer.name}</dd>
+            <dt className="text-muted-foreground">Plano</dt>
+            <dd className="break-words text-right">{payment.targetPlan?.name ?? payment.plan.name}</dd>
+            <dt className="text-muted-foreground">Valor da fatura</dt>
+            <dd className="text-right font-semibold">{formatBRL(payment.amountCents)}</dd>
+            <dt className="text-muted-foreground">Vencimento</dt>
+            <dd className="text-right">{formatDate(payment.dueDate)}</dd>
+            {payment.pixReference ? (
+              <>
+                <dt className="text-muted-foreground">Referência</dt>
+                <dd className="break-all text-right font-mono text-xs">{payment.pixReference}</dd>
+              </>
+            ) : null}
+          </dl>
+        ) : null}
+        <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={amountId}>Valor recebido</Label>
+            <div className="relative">
+              <span
+                className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-muted-foreground"
+                aria-hidden="true"
+              >
+                R$
+              </span>
+              <Input
+                id={amountId}
+                inputMode="decimal"
+                autoComplete="off"
+                className="pl-10"
+                aria-invalid={Boolean(errors.amount) || undefined}
+                aria-describedby={errors.amount ? `${amountId}-error` : undefined}
+                {...register('amount')}
+              />
+            </div>
+            <FieldError id={`${amountId}-error`} message={errors.amount?.message} />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={e2eId}>ID da transação (E2E)</Label>
+            <Input
+              id={e2eId}
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={32}
+              className="font-mono"
+              placeholder="E00000000202501011200abcdefghijk"
+              aria-invalid={Boolean(errors.endToEndId) || undefined}
+              aria-describedby={`${e2eId}-hint${errors.endToEndId ? ` ${e2eId}-error` : ''}`}
+              {...register('endToEndId')}
+            />
+            <p id={`${e2eId}-hint`} className="text-sm text-muted-foreground">
+              Opcional. O identificador de 32 caracteres do comprovante PIX evita confirmar a mesma transferência duas
+              vezes.
+            </p>
+            <FieldError id={`${e2eId}-error`} message={errors.endToEndId?.message} />
+          </div>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={confirm.isPending}>
+              Voltar
+            </Button>
+            <Button type="submit" disabled={confirm.isPending}>
+              {confirm.isPending ? 'Confirmando…' : 'Confirmar pagamento'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

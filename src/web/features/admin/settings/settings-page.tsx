@@ -1,0 +1,323 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useQuery } from '@tanstack/react-query'
+import { QRCodeSVG } from 'qrcode.react'
+import { useEffect, useId, useMemo } from 'react'
+import { useForm, useWatch } from 'react-hook-form'
+import type { z } from 'zod'
+import type { pixSettingsSchema } from '../../../../domain/contracts/billing'
+import { pixSettingsInputSchema } from '../../../../domain/contracts/admin'
+import { buildPixBrCode, type PixKeyKind, pixKeyKind } from '../../../../domain/pix'
+import { Button } from '../../../components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
+import { Input, Textarea } from '../../../components/ui/input'
+import { FieldError, Label } from '../../../components/ui/label'
+import { PageHeader } from '../../../components/ui/page-header'
+import { QueryError, Spinner } from '../../../components/ui/states'
+import { formatBRL, formatDate } from '../../../lib/format'
+import { useDocumentTitle } from '../../../lib/use-document-title'
+import { cardInfoQuery, pixSettingsQuery, useSavePixSettings } from './api'
+
+const keyKindLabel: Record<PixKeyKind, string> = {
+  cpf: 'CPF',
+  cnpj: 'CNPJ',
+  email: 'E-mail',
+  phone: 'Telefone',
+  evp: 'Chave aleatória',
+}
+const invalidKeyHint = 'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.'
+const sampleCents = 100
+const nameMax = 25
+const cityMax = 15
+const descriptionMax = 72
+
+/** Admin 'Configurações': the PIX receiving account (with a live sample charge) and the card provider set-up. */
+export function SettingsPage() {
+  useDocumentTitle('Configurações')
+  const settings = useQuery(pixSettingsQuery())
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Configurações"
+        description="Dados da conta que recebe os pagamentos PIX e integração do pagamento com cartão."
+      />
+      {settings.isPending ? (
+        <Spinner />
+      ) : settings.isError ? (
+        <QueryError error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : (
+        <PixSettingsForm settings={settings.data.settings} />
+      )}
+      <CardPaymentHelp />
+    </div>
+  )
+}
+
+type PixSettings = z.infer<typeof pixSettingsSchema>
+type PixSettingsOutput = z.output<typeof pixSettingsInputSchema>
+type FormValues = z.input<typeof pixSettingsInputSchema>
+
+function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
+  const initial = useMemo<FormValues>(
+    () => ({
+      pix_key: settings?.pixKey ?? '',
+      beneficiary_name: settings?.beneficiaryName ?? '',
+      beneficiary_city: settings?.beneficiaryCity ?? '',
+      description: settings?.description ?? '',
+    }),
+    [settings],
+  )
+  const updatedAt = settings?.updatedAt ?? null
+  const ids = { key: useId(), name: useId(), city: useId(), description: useId() }
+  const save = useSavePixSettings()
+  const { register, handleSubmit, formState, control, reset } = useForm<FormValues, unknown, PixSettingsOutput>({
+    resolver: zodResolver(pixSettingsInputSchema),
+    defaultValues: initial,
+  })
+  const errors = formState.errors
+  const values = useWatch({ control }) as Partial<FormValues>
+
+  // A reload of the saved settings (e.g. after saving) becomes the new baseline.
+  useEffect(() => {
+    reset(initial)
+  }, [initial, reset])
+
+  const key = values.pix_key ?? ''
+  const kind = key.trim() ? pixKeyKind(key) : null
+  const name = values.beneficiary_name ?? ''
+  const city = values.beneficiary_city ?? ''
+
+  const onSubmit = handleSubmit((input) => save.mutate(input))
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,22rem)]">
+      <Card>
+        <CardHeader>
+          <h2 className="text-xl font-semibold leading-none tracking-tight">PIX</h2>
+          <CardDescription>
+            Os clientes pagam para esta chave. O código PIX de cada fatura usa estes dados.
+            {updatedAt ? ` Última alteração em ${formatDate(updatedAt)}.` : ''}
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={ids.key}>Chave PIX</Label>
+              <Input
+                id={ids.key}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="CPF, CNPJ, e-mail, +55… ou chave aleatória"
+                aria-invalid={Boolean(errors.pix_key) || undefined}
+                aria-describedby={`${ids.key}-hint${errors.pix_key ? ` ${ids.key}-error` : ''}`}
+                {...register('pix_key')}
+              />
+              <p
+                id={`${ids.key}-hint`}
+                className={kind === null && key.trim() ? 'text-sm text-destructive' : 'text-sm text-muted-foreground'}
+              >
+                {!key.trim()
+                  ? 'CPF ou CNPJ (só números ou com pontuação), e-mail, telefone com +55 ou chave aleatória.'
+                  : kind
+                    ? `Chave do tipo ${keyKindLabel[kind]}.`
+                    : invalidKeyHint}
+              </p>
+              <FieldError id={`${ids.key}-error`} message={errors.pix_key?.message} />
+            </div>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={ids.name}>Nome do beneficiário</Label>
+              <Input
+                id={ids.name}
+                maxLength={nameMax}
+                autoComplete="off"
+                aria-invalid={Boolean(errors.beneficiary_name) || undefined}
+                aria-describedby={`${ids.name}-hint${errors.beneficiary_name ? ` ${ids.name}-error` : ''}`}
+                {...register('beneficiary_name')}
+              />
+              <p id={`${ids.name}-hint`} className="text-sm text-muted-foreground">
+                Como aparece no app do banco. {name.length}/{nameMax} caracteres.
+              </p>
+              <FieldError id={`${ids.name}-error`} message={errors.beneficiary_name?.message} />
+            </div>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={ids.city}>Cidade do beneficiário</Label>
+              <Input
+                id={ids.city}
+                maxLength={cityMax}
+                autoComplete="off"
+                aria-invalid={Boolean(errors.beneficiary_city) || undefined}
+                aria-describedby={`${ids.city}-hint${errors.beneficiary_city ? ` ${ids.city}-error` : ''}`}
+                {...register('beneficiary_city')}
+              />
+              <p id={`${ids.city}-hint`} className="text-sm text-muted-foreground">
+                {city.length}/{cityMax} caracteres.
+              </p>
+              <FieldError id={`${ids.city}-error`} message={errors.beneficiary_city?.message} />
+            </div>
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={ids.description}>Descrição</Label>
+              <Textarea
+                id={ids.description}
+                rows={2}
+                maxLength={descriptionMax}
+                className="min-h-16"
+                aria-describedby={`${ids.description}-hint${errors.description ? ` ${ids.description}-error` : ''}`}
+                {...register('description')}
+              />
+              <p id={`${ids.description}-hint`} className="text-sm text-muted-foreground">
+                Opcional. Aparece para quem paga, quando o banco mostra.
+              </p>
+              <FieldError id={`${ids.description}-error`} message={errors.description?.message} />
+            </div>
+            <div>
+              <Button type="submit" disabled={save.isPending}>
+                {save.isPending ? 'Salvando…' : 'Salvar'}
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+      <PixPreview pixKey={key} name={name} city={city} description={values.description ?? ''} />
+    </div>
+  )
+}
+
+/** A sample R$ 1,00 charge built in the browser from what is typed, so a wrong key shows before saving. */
+function PixPreview({
+  pixKey,
+  name,
+  city,
+  description,
+}: {
+  pixKey: string
+  name: string
+  city: string
+  description: string
+}) {
+  const codeId = useId()
+  const brCode = useMemo(() => {
+    try {
+      return buildPixBrCode({
+        key: pixKey,
+        beneficiaryName: name,
+        beneficiaryCity: city,
+        description,
+        amountCents: sampleCents,
+        txid: 'EXEMPLO',
+      })
+    } catch {
+      return null
+    }
+  }, [pixKey, name, city, description])
+
+  return (
+    <Card className="self-start">
+      <CardHeader>
+        <h2 className="text-xl font-semibold leading-none tracking-tight">Pré-visualização</h2>
+        <CardDescription>
+          Uma cobrança de exemplo de {formatBRL(sampleCents)} com os dados do formulário.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        {brCode ? (
+          <>
+            <div className="flex justify-center">
+              <div className="rounded-lg border border-border bg-white p-3">
+                <QRCodeSVG
+                  value={brCode}
+                  size={200}
+                  title="QR Code PIX de exemplo"
+                  role="img"
+                  aria-label="QR Code PIX de exemplo"
+                />
+              </div>
+            </div>
+            <div className="flex flex-col gap-2">
+              <label htmlFor={codeId} className="text-sm font-medium">
+                Código PIX copia e cola
+              </label>
+              <Textarea
+                id={codeId}
+                readOnly
+                value={brCode}
+                rows={5}
+                className="min-h-0 resize-none break-all bg-muted font-mono text-xs md:text-xs"
+              />
+            </div>
+          </>
+        ) : (
+          <p role="status" className="rounded-md bg-muted p-4 text-sm text-muted-foreground">
+            {pixKey.trim() && pixKeyKind(pixKey) === null
+              ? invalidKeyHint
+              : 'Preencha a chave PIX, o nome e a cidade do beneficiário para ver o código de exemplo.'}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+const modeLabel: Record<'stripe' | 'simulator', string> = {
+  stripe: 'Stripe',
+  simulator: 'Simulador local (Stripe não configurado)',
+}
+
+/** What to register at Stripe: the checkout function and the webhook endpoint with its events. */
+function CardPaymentHelp() {
+  const info = useQuery(cardInfoQuery())
+  const webhookId = useId()
+  return (
+    <Card>
+      <CardHeader>
+        <h2 className="text-xl font-semibold leading-none tracking-tight">Pagamento com cartão</h2>
+        <CardDescription>
+          Os pagamentos com cartão são processados pelo Stripe. As chaves ficam nas variáveis de ambiente
+          STRIPE_SECRET_KEY e STRIPE_WEBHOOK_SECRET do servidor.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {info.isPending ? (
+          <Spinner />
+        ) : info.isError ? (
+          <QueryError error={info.error} onRetry={() => void info.refetch()} />
+        ) : (
+          <div className="flex flex-col gap-4 text-sm">
+            <p>
+              Modo: <strong>{modeLabel[info.data.mode]}</strong>
+            </p>
+            <p>
+              O checkout é criado pela função{' '}
+              <code className="rounded bg-muted px-1.5 py-0.5 font-mono">{info.data.checkoutFunction}</code>, que
+              devolve o endereço da página de pagamento do Stripe.
+            </p>
+            <div className="flex flex-col gap-2">
+              <label htmlFor={webhookId} className="font-medium">
+                Endpoint do webhook
+              </label>
+              <Input
+                id={webhookId}
+                readOnly
+                value={info.data.webhookUrl}
+                className="font-mono"
+                onFocus={(e) => e.currentTarget.select()}
+              />
+              <p className="text-muted-foreground">
+                No painel do Stripe, em Desenvolvedores → Webhooks, adicione este endpoint com os eventos abaixo e copie
+                o segredo de assinatura para STRIPE_WEBHOOK_SECRET.
+              </p>
+            </div>
+            <div className="flex flex-col gap-2">
+              <p className="font-medium">Eventos</p>
+              <ul className="flex flex-wrap gap-2">
+                {info.data.events.map((event) => (
+                  <li key={event}>
+                    <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{event}</code>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  )
+}

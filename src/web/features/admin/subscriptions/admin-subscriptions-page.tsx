@@ -1,0 +1,196 @@
+import { useQuery } from '@tanstack/react-query'
+import { Plus } from 'lucide-react'
+import { useState } from 'react'
+import {
+  subscriptionStatusBadge,
+  subscriptionStatusLabel,
+  subscriptionStatuses,
+} from '../../../../domain/subscription-status'
+import { Badge } from '../../../components/ui/badge'
+import { Button } from '../../../components/ui/button'
+import { PageHeader } from '../../../components/ui/page-header'
+import { formatBRL, formatDate } from '../../../lib/format'
+import { useDocumentTitle } from '../../../lib/use-document-title'
+import { adminPlansQuery } from '../plans/api'
+import { ConfirmDialog } from '../shared/confirm-dialog'
+import { type Column, DataTable } from '../shared/data-table'
+import { billingMethodLabel } from '../shared/labels'
+import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
+import { hasActiveFilters, ListView } from '../shared/list-view'
+import { Pagination } from '../shared/pagination'
+import { useListParams } from '../shared/use-list-params'
+import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
+import { type AdminSubscription, SubscriptionFormDialog } from './subscription-form-dialog'
+
+const filterKeys = ['status', 'planId'] as const
+const listDefaults = { sort: 'created_at', dir: 'desc' } as const
+
+/** Admin 'Assinaturas': every subscription, with manual create, edit and immediate cancel. */
+export function AdminSubscriptionsPage() {
+  useDocumentTitle('Assinaturas')
+  const list = useListParams(filterKeys, listDefaults)
+  const { params } = list
+  const query = useQuery(adminSubscriptionsQuery(list.apiQuery))
+  const plans = useQuery(adminPlansQuery())
+  const [editing, setEditing] = useState<AdminSubscription | null>(null)
+  const [formOpen, setFormOpen] = useState(false)
+  const [canceling, setCanceling] = useState<AdminSubscription | null>(null)
+  const cancel = useAdminCancelSubscription()
+
+  const columns: Column<AdminSubscription>[] = [
+    {
+      id: 'customer',
+      header: 'Cliente',
+      className: 'whitespace-nowrap',
+      cell: (s) => (
+        <div className="flex flex-col">
+          <span className="font-medium">{s.customer.name}</span>
+          <span className="text-muted-foreground">{s.customer.email}</span>
+        </div>
+      ),
+    },
+    {
+      id: 'plan',
+      header: 'Plano',
+      className: 'whitespace-nowrap',
+      cell: (s) => (
+        <div className="flex flex-col">
+          <span>{s.plan.name}</span>
+          <span className="text-muted-foreground">
+            {formatBRL(s.plan.priceCents)}/mês · {billingMethodLabel[s.billingMethod]}
+          </span>
+        </div>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      sortKey: 'status',
+      cell: (s) => (
+        <div className="flex flex-col items-start gap-1">
+          <Badge variant={subscriptionStatusBadge[s.status]} className="whitespace-nowrap">
+            {subscriptionStatusLabel[s.status]}
+          </Badge>
+          {s.cancelAtPeriodEnd && s.status !== 'canceled' ? (
+            <span className="text-xs text-muted-foreground">Cancela no fim do período</span>
+          ) : null}
+        </div>
+      ),
+    },
+    {
+      id: 'period',
+      header: 'Período',
+      sortKey: 'current_period_end',
+      firstDir: 'desc',
+      className: 'whitespace-nowrap',
+      cell: (s) => (
+        <div className="flex flex-col">
+          <span>{formatDate(s.currentPeriodStart)}</span>
+          <span className="text-muted-foreground">a {formatDate(s.currentPeriodEnd)}</span>
+        </div>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Ações',
+      className: 'text-right',
+      sticky: true,
+      cell: (s) => (
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => {
+              setEditing(s)
+              setFormOpen(true)
+            }}
+          >
+            Editar
+          </Button>
+          {s.status !== 'canceled' ? (
+            <Button size="sm" variant="destructive" onClick={() => setCanceling(s)}>
+              Cancelar
+            </Button>
+          ) : null}
+        </div>
+      ),
+    },
+  ]
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title="Assinaturas"
+        description="Todas as assinaturas dos clientes. Crie, edite ou cancele imediatamente."
+        actions={
+          <Button
+            onClick={() => {
+              setEditing(null)
+              setFormOpen(true)
+            }}
+          >
+            <Plus aria-hidden="true" />
+            Nova assinatura
+          </Button>
+        }
+      />
+      <ListToolbar>
+        <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome ou e-mail do cliente" />
+        <FilterSelect
+          label="Status"
+          value={params.filters.status}
+          onChange={(v) => list.setFilter('status', v)}
+          options={subscriptionStatuses.map((s) => ({ value: s, label: subscriptionStatusLabel[s] }))}
+        />
+        <FilterSelect
+          label="Plano"
+          value={params.filters.planId}
+          onChange={(v) => list.setFilter('planId', v)}
+          options={(plans.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+        />
+      </ListToolbar>
+      <ListView
+        query={query}
+        isEmpty={(page) => page.items.length === 0}
+        onClear={hasActiveFilters(params) || params.page > 1 ? list.clear : undefined}
+      >
+        {(page) => (
+          <div className="flex flex-col gap-4">
+            <DataTable
+              label="Lista de assinaturas"
+              columns={columns}
+              rows={page.items}
+              rowKey={(s) => s.id}
+              sort={{ sort: params.sort, dir: params.dir, onSort: list.toggleSort }}
+              busy={query.isPlaceholderData}
+              minWidth="min-w-[760px]"
+            />
+            <Pagination
+              page={params.page}
+              pageSize={params.pageSize}
+              total={page.total}
+              totalExact={page.totalExact}
+              onPage={list.setPage}
+            />
+          </div>
+        )}
+      </ListView>
+      <SubscriptionFormDialog open={formOpen} onOpenChange={setFormOpen} subscription={editing} />
+      <ConfirmDialog
+        open={canceling !== null}
+        onOpenChange={(open) => !open && setCanceling(null)}
+        title="Cancelar assinatura?"
+        description={
+          canceling
+            ? `A assinatura do plano ${canceling.plan.name} de ${canceling.customer.name} será cancelada imediatamente, sem esperar o fim do período.`
+            : ''
+        }
+        confirmLabel="Cancelar assinatura"
+        pending={cancel.isPending}
+        onConfirm={() => {
+          if (canceling) cancel.mutate(canceling.id, { onSuccess: () => setCanceling(null) })
+        }}
+      />
+    </div>
+  )
+}

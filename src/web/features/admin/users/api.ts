@@ -1,0 +1,36 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import type { z } from 'zod'
+import { type adminUserSchema, adminUserPageSchema } from '../../../../domain/contracts/admin'
+import { api } from '../../../lib/api'
+import { totalExactShape } from '../shared/page-schema'
+import { toasts } from '../../../lib/toasts'
+import { sessionQuery } from '../../auth/session'
+
+const pageSchema = adminUserPageSchema.extend(totalExactShape)
+export type AdminUser = z.infer<typeof adminUserSchema>
+export type PeopleKind = 'users' | 'customers'
+
+/** GET /api/admin/users (everyone) or /api/admin/customers (role user). */
+export function peopleQuery(kind: PeopleKind, apiQuery: string) {
+  return queryOptions({
+    queryKey: ['admin', kind, apiQuery],
+    queryFn: () => api.get(`/api/admin/${kind}?${apiQuery}`, pageSchema),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** 'Tornar Admin' / 'Remover Admin': role_id 1 or 2. The server refuses to remove the last admin. */
+export function useSetRole() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ user, roleId }: { user: AdminUser; roleId: 1 | 2 }) =>
+      api.put(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role_id: roleId }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['admin'] }),
+        // Removing one's own admin role changes what the menu offers.
+        queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey }),
+      ]),
+    meta: { feedback: toasts.permissions },
+  })
+}
