@@ -2,6 +2,7 @@ import { buildApp } from './app'
 import { ensureAdmin, prepareDatabase } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { connectDatabase } from './db/client'
+import { type Jobs, startJobs } from './jobs'
 
 async function main() {
   const config = loadConfig()
@@ -10,8 +11,10 @@ async function main() {
   const app = await buildApp({ config, database })
   await ensureAdmin(app.ctx, (m) => app.log.info(m))
 
+  let jobs: Jobs | undefined
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: encerrando`)
+    await jobs?.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -20,6 +23,8 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
 
   await app.listen({ port: config.PORT, host: config.HOST })
+  // The billing lifecycle jobs (renewals, reminders, webhooks); RUN_JOBS=false leaves them to `npm run worker`.
+  if (config.RUN_JOBS) jobs = await startJobs({ ...app.ctx, log: app.log })
   app.log.info(`Pronto em ${config.appUrl} (banco: ${database.kind === 'pglite' ? 'PGlite embutido' : 'PostgreSQL'})`)
 }
 

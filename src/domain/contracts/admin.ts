@@ -6,6 +6,7 @@ import {
   paymentMethodSchema,
   paymentStatusSchema,
   paymentTypeSchema,
+  pixSettingsSchema,
   subscriptionStatusSchema,
 } from './billing'
 
@@ -141,7 +142,10 @@ export const pixSettingsInputSchema = z.strictObject({
     .string()
     .trim()
     .min(1, 'Informe a chave PIX.')
-    .refine((k) => pixKeyKind(k) !== null, 'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.'),
+    .refine(
+      (k) => pixKeyKind(k) !== null,
+      'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.',
+    ),
   beneficiary_name: z.string().trim().min(1, 'Informe o nome do beneficiário.').max(25, 'No máximo 25 caracteres.'),
   beneficiary_city: z.string().trim().min(1, 'Informe a cidade do beneficiário.').max(15, 'No máximo 15 caracteres.'),
   description: z.string().trim().max(72).optional().default(''),
@@ -149,3 +153,24 @@ export const pixSettingsInputSchema = z.strictObject({
 
 /** A customer picker for the subscription form: GET /api/admin/users?q= is reused. */
 export const customerOptionSchema = z.object({ id: z.string(), name: z.string(), email: emailSchema })
+
+/**
+ * GET/PUT /api/admin/pix-settings answer: the settings (null until an admin first saves a key) and a sample BR Code
+ * for R$ 1,00 built from them (null when they cannot build one).
+ */
+export const adminPixSettingsResultSchema = z
+  .object({
+    settings: pixSettingsSchema.nullable(),
+    preview: z.object({ brCode: z.string() }).nullable(),
+  })
+  .meta({ id: 'AdminPixSettings' })
+
+/** GET /api/admin/card-info: what the admin registers at the card provider (admin help text). */
+export const cardInfoSchema = z
+  .object({
+    mode: z.enum(['stripe', 'simulator']),
+    checkoutFunction: z.literal('create-checkout-session'),
+    webhookUrl: z.string(),
+    events: z.array(z.string()),
+  })
+  .meta({ id: 'CardInfo' })

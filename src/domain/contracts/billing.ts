@@ -98,7 +98,12 @@ export const upgradeInputSchema = z.strictObject({ subscription_id: z.string().m
 /** POST /api/subscriptions/upgrade: PIX subscriptions get an invoice to pay; card ones are switched at Stripe. */
 export const upgradeResultSchema = z
   .discriminatedUnion('kind', [
-    z.object({ kind: z.literal('pix'), payment: paymentSchema, pix: pixChargeSchema, prorationCents: z.number().int() }),
+    z.object({
+      kind: z.literal('pix'),
+      payment: paymentSchema,
+      pix: pixChargeSchema,
+      prorationCents: z.number().int(),
+    }),
     z.object({ kind: z.literal('card'), subscription: subscriptionSchema, prorationCents: z.number().int() }),
     // A PIX upgrade whose prorated difference rounds to 0 centavos (period about to end): switched at once, no invoice.
     z.object({ kind: z.literal('switched'), subscription: subscriptionSchema, prorationCents: z.literal(0) }),
@@ -107,9 +112,7 @@ export const upgradeResultSchema = z
 export type UpgradeResult = z.infer<typeof upgradeResultSchema>
 
 /** GET /api/subscriptions/:id/upgrade-options: higher-priced plans and the prorated charge of each. */
-export const upgradeOptionsSchema = z.array(
-  z.object({ plan: planSchema, prorationCents: z.number().int() }),
-)
+export const upgradeOptionsSchema = z.array(z.object({ plan: planSchema, prorationCents: z.number().int() }))
 
 export const profileSchema = z
   .object({

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
@@ -57,7 +58,8 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
 
 export async function connectPglite(options: { dataDir?: string; loadDataDir?: Blob | File } = {}): Promise<Database> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
-  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir })
+  // pg_trgm backs the admin search indexes (migration 0002).
+  const pglite = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, extensions: { pg_trgm } })
   await pglite.waitReady
   const db = drizzlePglite(pglite, { schema }) as unknown as Db
   return {

@@ -23,7 +23,17 @@ export const profiles = pgTable(
   (t) => [
     check('profiles_role_id_check', sql`${t.roleId} in (1, 2)`),
     check('profiles_whatsapp_check', sql`${t.whatsappNumber} = '' or ${t.whatsappNumber} ~ '^[0-9]{10,15}$'`),
-    index('profiles_created_at_idx').on(t.createdAt),
+    index('profiles_created_at_idx').on(t.createdAt, t.id),
+    index('profiles_role_created_at_idx').on(t.roleId, t.createdAt, t.id),
+    // role_id rides along so that "customers by name/e-mail" pages are index-only walks (no heap fetch per skipped row).
+    index('profiles_name_idx').on(t.name, t.id, t.roleId),
+    index('profiles_email_role_idx').on(t.email, t.id, t.roleId),
+    // Admin search (ILIKE '%q%'): one trigram index over the searchable text. The admin repo repeats this expression
+    // exactly (profileSearchText in modules/admin/admin-lists.repo.ts), or the planner cannot use the index.
+    index('profiles_search_trgm_idx').using(
+      'gin',
+      sql`(${t.name} || ' ' || ${t.email} || ' ' || ${t.companyName} || ' ' || ${t.whatsappNumber}) gin_trgm_ops`,
+    ),
   ],
 )
 

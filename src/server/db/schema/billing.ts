@@ -48,8 +48,11 @@ export const subscriptions = pgTable(
     check('subscriptions_period_check', sql`${t.currentPeriodEnd} > ${t.currentPeriodStart}`),
     index('subscriptions_user_id_idx').on(t.userId, t.createdAt),
     index('subscriptions_status_idx').on(t.status, t.currentPeriodEnd),
-    index('subscriptions_created_at_idx').on(t.createdAt),
-    index('subscriptions_plan_id_idx').on(t.planId),
+    // Admin lists sort by (key, id) and page by offset: these indexes give every sort and filter its order.
+    index('subscriptions_created_at_idx').on(t.createdAt, t.id),
+    index('subscriptions_plan_id_idx').on(t.planId, t.createdAt, t.id),
+    index('subscriptions_status_created_at_idx').on(t.status, t.createdAt, t.id),
+    index('subscriptions_period_end_idx').on(t.currentPeriodEnd, t.id),
   ],
 )
 
@@ -86,7 +89,13 @@ export const payments = pgTable(
     check('payments_e2e_check', sql`${t.pixEndToEndId} is null or ${t.pixEndToEndId} ~ '^[A-Za-z0-9]{32}$'`),
     index('payments_subscription_id_idx').on(t.subscriptionId, t.createdAt),
     index('payments_status_idx').on(t.status, t.dueDate),
-    index('payments_created_at_idx').on(t.createdAt),
+    index('payments_created_at_idx').on(t.createdAt, t.id),
+    index('payments_status_created_at_idx').on(t.status, t.createdAt, t.id),
+    index('payments_method_created_at_idx').on(t.paymentMethod, t.createdAt, t.id),
+    index('payments_due_date_idx').on(t.dueDate, t.id),
+    index('payments_amount_idx').on(t.amountCents, t.id),
+    // Deleting a plan checks its upgrade invoices (and the foreign key does too): few rows have a target plan.
+    index('payments_target_plan_id_idx').on(t.targetPlanId).where(sql`${t.targetPlanId} is not null`),
     // One open upgrade invoice per subscription, whatever the concurrency.
     uniqueIndex('payments_one_open_upgrade_idx')
       .on(t.subscriptionId)

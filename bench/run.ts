@@ -1,0 +1,91 @@
+// `npm run bench`: performance targets, against a PostgreSQL (BENCH_DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/billing_bench — created, migrated and loaded with the db:seed-load set when
+// missing). Prints p50/p95 per admin list page and exits 1 when a p95 is above 50 ms. Not part of `npm test`.
+import os from 'node:os'
+import pg from 'pg'
+import { seedLoadDatabase } from '../scripts/db-seed-load'
+import { connectPostgres } from '../src/server/db/client'
+import { listBenchmarks, listTargetMs } from './list-payments.bench'
+import { pixPayloadBenchmark } from './pix-payload.bench'
+import { printTable } from './stats'
+
+// The bench's own setting, outside the app's configuration (src/server/config.ts).
+const url = process.env.BENCH_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/billing_bench'
+const safeUrl = url.replace(/:[^:@/]+@/, ':***@')
+
+function withDatabase(connection: string, name: string): string {
+  const u = new URL(connection)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+async function ensureDatabase(): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1))
+  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') })
+  await admin.connect()
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name])
+    if (found.rowCount === 0) {
+      console.log(`Criando o banco ${name}…`)
+      await admin.query(`create database "${name.replaceAll('"', '""')}"`)
+    }
+  } finally {
+    await admin.end()
+  }
+}
+
+async function main(): Promise<number> {
+  console.log(`Banco: ${safeUrl}`)
+  await ensureDatabase()
+  const database = connectPostgres(url, { max: 4 })
+  try {
+    await database.migrate()
+    const client = await database.pool!.connect()
+    let loaded: number
+    try {
+      const result = await client.query<{ n: number }>(
+        "select count(*)::int as n from profiles where email like '%@carga.example.com.br'",
+      )
+      loaded = result.rows[0]?.n ?? 0
+    } finally {
+      client.release()
+    }
+    if (loaded === 0) {
+      console.log('Sem a carga de teste: gerando-a (cerca de um a cinco minutos)…')
+      const seeded = await seedLoadDatabase(database, { log: (line) => console.log(`  ${line}`) })
+      console.log(`  pronta em ${(seeded.ms / 1000).toFixed(1)} s`)
+    } else {
+      console.log(`Carga presente: ${loaded} clientes.`)
+    }
+
+    const loadBefore = os.loadavg()[0] ?? 0
+    const lists = await listBenchmarks(database.db)
+    printTable(`Listas do admin (alvo: p95 ≤ ${listTargetMs} ms)`, lists, listTargetMs)
+    // Wall-clock timings: other processes on the machine (and on the database server) are part of them.
+    const cores = os.cpus().length
+    const loadAfter = os.loadavg()[0] ?? 0
+    console.log(`Carga média da máquina: ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} (${cores} núcleos)`)
+
+    const pix = pixPayloadBenchmark()
+    console.log(
+      `\nBR Code PIX: ${pix.perSecond.toLocaleString('pt-BR')} códigos/s (${pix.microsPerCode.toFixed(1)} µs cada)`,
+    )
+
+    const slow = lists.filter((r) => r.p95 > listTargetMs)
+    if (slow.length > 0) {
+      console.error(
+        `\n${slow.length} caso(s) acima de ${listTargetMs} ms no p95: ${slow.map((r) => r.name).join(', ')}`,
+      )
+      return 1
+    }
+    console.log('\nTodos os casos dentro do alvo.')
+    return 0
+  } finally {
+    await database.close()
+  }
+}
+
+process.exitCode = await main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error)
+  return 1
+})

@@ -1,0 +1,141 @@
+// Customer notifications of the billing lifecycle, in Portuguese. Each builds the e-mail (subject, text, HTML) and
+// the WhatsApp text from the same lines. No text may contain a standalone 6-digit number: tests and people read
+// verification codes from the outbox with /\b\d{6}\b/.
+import { formatBRL } from '../../../domain/money'
+import { escapeHtml } from '../messaging/templates'
+
+export type NotificationKind =
+  | 'invoice_created'
+  | 'due_tomorrow'
+  | 'payment_confirmed'
+  | 'cancel_scheduled'
+  | 'canceled'
+  | 'overdue'
+
+export type NotificationMessage = { subject: string; text: string; html: string; whatsapp: string }
+
+export type InvoiceType = 'new' | 'upgrade' | 'renewal'
+export type CancelReason = 'period_end' | 'overdue' | 'expired' | 'other'
+
+/** Days a past_due PIX subscription waits for its payment before it is canceled. */
+export const overdueGraceDays = 7
+
+const fortaleza = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Fortaleza',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+})
+
+/** dd/MM/yyyy in Brazil's (Fortaleza) time, as the dashboard shows dates. */
+export function formatDateBR(date: Date): string {
+  return fortaleza.format(date)
+}
+
+type Common = { name: string; planName: string; paymentsUrl: string }
+
+function greeting(name: string): string {
+  const clean = name.replace(/\s+/g, ' ').trim()
+  return clean ? `Olá, ${clean}!` : 'Olá!'
+}
+
+/** Paragraphs → text (blank line between them) and HTML (<p> each, lines kept with <br>). */
+function build(subject: string, name: string, paragraphs: string[]): NotificationMessage {
+  const all = [greeting(name), ...paragraphs, 'Equipe Atendimento Multicanal']
+  const text = `${all.join('\n\n')}\n`
+  const html = [
+    '<!doctype html>',
+    '<html lang="pt-BR">',
+    `<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family: Arial, sans-serif; line-height: 1.5; color: #111827;">',
+    ...all.map((p) => `<p>${p.split('\n').map(escapeHtml).join('<br>')}</p>`),
+    '</body>',
+    '</html>',
+  ].join('\n')
+  return { subject, text, html, whatsapp: `*${subject}*\n\n${text}` }
+}
+
+function pixLines(brCode: string | null, paymentsUrl: string): string[] {
+  if (!brCode) return [`Para pagar, acesse seus pagamentos: ${paymentsUrl}`]
+  return [`Código PIX copia e cola:\n${brCode}`, `Você também pode pagar pelo painel: ${paymentsUrl}`]
+}
+
+const invoicePurpose: Record<InvoiceType, (planName: string) => string> = {
+  new: (plan) => `para ativar sua assinatura do plano ${plan}`,
+  renewal: (plan) => `para renovar sua assinatura do plano ${plan}`,
+  upgrade: (plan) => `para concluir o upgrade para o plano ${plan}`,
+}
+
+export function invoiceCreatedMessage(
+  input: Common & { type: InvoiceType; amountCents: number; dueDate: Date; brCode: string | null },
+): NotificationMessage {
+  const subject = input.type === 'renewal' ? 'Fatura de renovação disponível' : 'Fatura PIX gerada'
+  return build(subject, input.name, [
+    `Sua fatura PIX está disponível. Realize o pagamento ${invoicePurpose[input.type](input.planName)}.`,
+    `Valor: ${formatBRL(input.amountCents)}\nVencimento: ${formatDateBR(input.dueDate)}`,
+    ...pixLines(input.brCode, input.paymentsUrl),
+    'A ativação do pagamento PIX é manual e acontece em até 24 horas.',
+  ])
+}
+
+export function dueTomorrowMessage(
+  input: Common & { amountCents: number; dueDate: Date; brCode: string | null },
+): NotificationMessage {
+  return build('Sua fatura vence amanhã', input.name, [
+    `A fatura PIX de ${formatBRL(input.amountCents)} da sua assinatura do plano ${input.planName} vence amanhã, ${formatDateBR(input.dueDate)}.`,
+    ...pixLines(input.brCode, input.paymentsUrl),
+    'Se você já pagou, desconsidere esta mensagem.',
+  ])
+}
+
+export function paymentConfirmedMessage(
+  input: Common & { amountCents: number; paidAt: Date; periodEnd: Date },
+): NotificationMessage {
+  return build('Pagamento confirmado', input.name, [
+    `Recebemos o pagamento de ${formatBRL(input.amountCents)} em ${formatDateBR(input.paidAt)}. Obrigado!`,
+    `Sua assinatura do plano ${input.planName} está ativa até ${formatDateBR(input.periodEnd)}.`,
+    `O recibo está nos seus pagamentos: ${input.paymentsUrl}`,
+  ])
+}
+
+export function cancelScheduledMessage(input: Common & { periodEnd: Date }): NotificationMessage {
+  return build('Cancelamento agendado', input.name, [
+    `Sua assinatura do plano ${input.planName} será cancelada no final do período de faturamento, em ${formatDateBR(input.periodEnd)}.`,
+    'Até lá, o acesso continua normalmente.',
+  ])
+}
+
+const cancelReason: Record<CancelReason, string> = {
+  period_end: 'no final do período de faturamento, como você pediu',
+  overdue: `porque a fatura ficou mais de ${overdueGraceDays} dias vencida sem pagamento`,
+  expired: 'porque a fatura PIX não foi paga até o vencimento',
+  other: '',
+}
+
+export function canceledMessage(input: Common & { reason: CancelReason; plansUrl: string }): NotificationMessage {
+  const reason = cancelReason[input.reason]
+  return build('Assinatura cancelada', input.name, [
+    `Sua assinatura do plano ${input.planName} foi cancelada${reason ? ` ${reason}` : ''}.`,
+    `Para voltar a usar a plataforma, escolha um plano: ${input.plansUrl}`,
+  ])
+}
+
+export function overdueMessage(
+  input: Common & {
+    periodEnd: Date
+    /** When the grace period ends (PIX); null when the card provider decides. */
+    cancelOn: Date | null
+    invoice: { amountCents: number; brCode: string | null } | null
+  },
+): NotificationMessage {
+  const lines = [
+    `Sua assinatura do plano ${input.planName} está vencida desde ${formatDateBR(input.periodEnd)}: o pagamento da renovação não foi identificado.`,
+  ]
+  if (input.cancelOn) lines.push(`Regularize até ${formatDateBR(input.cancelOn)} para que ela não seja cancelada.`)
+  if (input.invoice) {
+    lines.push(`Valor: ${formatBRL(input.invoice.amountCents)}`, ...pixLines(input.invoice.brCode, input.paymentsUrl))
+  } else {
+    lines.push(`Acesse seus pagamentos: ${input.paymentsUrl}`)
+  }
+  return build('Assinatura vencida', input.name, lines)
+}

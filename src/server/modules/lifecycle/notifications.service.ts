@@ -1,0 +1,501 @@
+// Customer notifications: rendering from the rows, enqueueing (transactional outbox), detection of the events
+// other modules cause, and the delivery sweep. Rules: lifecycle.service.ts.
+import { randomUUID } from 'node:crypto'
+import { and, asc, eq, gt, gte, inArray, lte, notInArray, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import { addDays } from '../../../domain/billing-period'
+import type { Executor, Tx } from '../../db/client'
+import { profiles } from '../../db/schema/auth'
+import { payments, subscriptions } from '../../db/schema/billing'
+import { notifications } from '../../db/schema/lifecycle'
+import { plans } from '../../db/schema/plans'
+import { getPixSettings, pixChargeFor } from '../pix/pix-settings.repo'
+import {
+  type CancelReason,
+  cancelScheduledMessage,
+  canceledMessage,
+  dueTomorrowMessage,
+  invoiceCreatedMessage,
+  type NotificationKind,
+  type NotificationMessage,
+  overdueGraceDays,
+  overdueMessage,
+  paymentConfirmedMessage,
+} from './notification-templates'
+import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
+
+/** After this many failed attempts a notification is marked 'failed' and left for people to look at. */
+export const maxNotificationAttempts = 6
+/** Detection looks this far back, so that a database full of old rows does not flood customers on first run. */
+export const detectionWindowDays = 7
+
+type PaymentRow = typeof payments.$inferSelect
+type ProfileRow = typeof profiles.$inferSelect
+
+export type Rendered = {
+  kind: NotificationKind
+  /** What makes the event unique, e.g. the payment id; the dedupe key is `<kind>:<ref>:<channel>`. */
+  ref: string
+  user: Pick<ProfileRow, 'id' | 'email' | 'whatsappNumber'>
+  subscriptionId: string | null
+  paymentId: string | null
+  message: NotificationMessage
+}
+
+export function dedupeKey(kind: NotificationKind, ref: string, channel: 'email' | 'whatsapp'): string {
+  return `${kind}:${ref}:${channel}`
+}
+
+/** The day of an instant (UTC), used in refs of events that can repeat once per period. */
+export function dayRef(date: Date): string {
+  return date.toISOString().slice(0, 10)
+}
+
+/** SQL twin of dayRef, for the detection queries. */
+const sqlDay = (column: unknown) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`
+
+function urls(deps: LifecycleDeps) {
+  return { paymentsUrl: `${deps.config.appUrl}/dashboard/payments`, plansUrl: `${deps.config.appUrl}/plans` }
+}
+
+/**
+ * Inserts the e-mail (and, when the customer has a number, the WhatsApp) notification in the caller's transaction.
+ * The unique dedupe key makes a second enqueue of the same event a no-op. Returns how many rows were new.
+ */
+export async function enqueue(tx: Tx, now: Date, rendered: Rendered): Promise<number> {
+  const channels: ('email' | 'whatsapp')[] = rendered.user.whatsappNumber ? ['email', 'whatsapp'] : ['email']
+  let inserted = 0
+  for (const channel of channels) {
+    const rows = await tx
+      .insert(notifications)
+      .values({
+        id: randomUUID(),
+        dedupeKey: dedupeKey(rendered.kind, rendered.ref, channel),
+        kind: rendered.kind,
+        channel,
+        userId: rendered.user.id,
+        subscriptionId: rendered.subscriptionId,
+        paymentId: rendered.paymentId,
+        recipient: channel === 'email' ? rendered.user.email : rendered.user.whatsappNumber,
+        subject: channel === 'email' ? rendered.message.subject : null,
+        body: channel === 'email' ? rendered.message.text : rendered.message.whatsapp,
+        html: channel === 'email' ? rendered.message.html : null,
+        status: 'pending',
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing({ target: notifications.dedupeKey })
+      .returning({ id: notifications.id })
+    inserted += rows.length
+  }
+  return inserted
+}
+
+// ---- rendering from the rows ----
+
+const targetPlans = alias(plans, 'target_plans')
+
+async function loadPayment(tx: Tx, paymentId: string) {
+  const [row] = await tx
+    .select({ payment: payments, subscription: subscriptions, plan: plans, targetPlan: targetPlans, profile: profiles })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
+    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
+    .where(eq(payments.id, paymentId))
+    .limit(1)
+  return row
+}
+
+async function loadSubscription(tx: Tx, subscriptionId: string) {
+  const [row] = await tx
+    .select({ subscription: subscriptions, plan: plans, profile: profiles })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
+    .where(eq(subscriptions.id, subscriptionId))
+    .limit(1)
+  return row
+}
+
+/** The BR Code of an open invoice, or null when the PIX settings cannot build one (the message links the panel). */
+async function brCodeOf(tx: Tx, payment: PaymentRow, planName: string): Promise<string | null> {
+  const settings = await getPixSettings(tx)
+  if (!settings) return null
+  try {
+    return pixChargeFor(settings, payment, planName).brCode
+  } catch {
+    return null
+  }
+}
+
+export async function renderInvoiceCreated(tx: Tx, deps: LifecycleDeps, paymentId: string): Promise<Rendered | null> {
+  const row = await loadPayment(tx, paymentId)
+  if (!row) return null
+  const planName = (row.targetPlan ?? row.plan).name
+  return {
+    kind: 'invoice_created',
+    ref: row.payment.id,
+    user: row.profile,
+    subscriptionId: row.subscription.id,
+    paymentId: row.payment.id,
+    message: invoiceCreatedMessage({
+      name: row.profile.name,
+      planName,
+      ...urls(deps),
+      type: row.payment.type,
+      amountCents: row.payment.amountCents,
+      dueDate: row.payment.dueDate,
+      brCode: await brCodeOf(tx, row.payment, planName),
+    }),
+  }
+}
+
+async function renderDueTomorrow(tx: Tx, deps: LifecycleDeps, paymentId: string): Promise<Rendered | null> {
+  const row = await loadPayment(tx, paymentId)
+  if (!row) return null
+  const planName = (row.targetPlan ?? row.plan).name
+  return {
+    kind: 'due_tomorrow',
+    ref: row.payment.id,
+    user: row.profile,
+    subscriptionId: row.subscription.id,
+    paymentId: row.payment.id,
+    message: dueTomorrowMessage({
+      name: row.profile.name,
+      planName,
+      ...urls(deps),
+      amountCents: row.payment.amountCents,
+      dueDate: row.payment.dueDate,
+      brCode: await brCodeOf(tx, row.payment, planName),
+    }),
+  }
+}
+
+async function renderPaymentConfirmed(tx: Tx, deps: LifecycleDeps, paymentId: string): Promise<Rendered | null> {
+  const row = await loadPayment(tx, paymentId)
+  if (!row?.payment.paidAt) return null
+  return {
+    kind: 'payment_confirmed',
+    ref: row.payment.id,
+    user: row.profile,
+    subscriptionId: row.subscription.id,
+    paymentId: row.payment.id,
+    message: paymentConfirmedMessage({
+      name: row.profile.name,
+      planName: row.plan.name,
+      ...urls(deps),
+      amountCents: row.payment.amountReceivedCents ?? row.payment.amountCents,
+      paidAt: row.payment.paidAt,
+      periodEnd: row.subscription.currentPeriodEnd,
+    }),
+  }
+}
+
+async function renderCancelScheduled(tx: Tx, deps: LifecycleDeps, subscriptionId: string): Promise<Rendered | null> {
+  const row = await loadSubscription(tx, subscriptionId)
+  if (!row) return null
+  return {
+    kind: 'cancel_scheduled',
+    ref: `${row.subscription.id}:${dayRef(row.subscription.currentPeriodEnd)}`,
+    user: row.profile,
+    subscriptionId: row.subscription.id,
+    paymentId: null,
+    message: cancelScheduledMessage({
+      name: row.profile.name,
+      planName: row.plan.name,
+      ...urls(deps),
+      periodEnd: row.subscription.currentPeriodEnd,
+    }),
+  }
+}
+
+export async function renderCanceled(
+  tx: Tx,
+  deps: LifecycleDeps,
+  subscriptionId: string,
+  reason: CancelReason,
+): Promise<Rendered | null> {
+  const row = await loadSubscription(tx, subscriptionId)
+  if (!row) return null
+  return {
+    kind: 'canceled',
+    ref: row.subscription.id,
+    user: row.profile,
+    subscriptionId: row.subscription.id,
+    paymentId: null,
+    message: canceledMessage({ name: row.profile.name, planName: row.plan.name, ...urls(deps), reason }),
+  }
+}
+
+export async function renderOverdue(tx: Tx, deps: LifecycleDeps, subscriptionId: string): Promise<Rendered | null> {
+  const row = await loadSubscription(tx, subscriptionId)
+  if (!row) return null
+  const { subscription } = row
+  const [invoice] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.subscriptionId, subscription.id), eq(payments.status, 'pending_pix')))
+    .orderBy(asc(payments.dueDate))
+    .limit(1)
+  const pix = subscription.billingMethod === 'pix'
+  return {
+    kind: 'overdue',
+    ref: `${subscription.id}:${dayRef(subscription.currentPeriodEnd)}`,
+    user: row.profile,
+    subscriptionId: subscription.id,
+    paymentId: invoice?.id ?? null,
+    message: overdueMessage({
+      name: row.profile.name,
+      planName: row.plan.name,
+      ...urls(deps),
+      periodEnd: subscription.currentPeriodEnd,
+      cancelOn: pix ? addDays(subscription.currentPeriodEnd, overdueGraceDays) : null,
+      invoice: invoice
+        ? { amountCents: invoice.amountCents, brCode: await brCodeOf(tx, invoice, row.plan.name) }
+        : null,
+    }),
+  }
+}
+
+// ---- detection of events other modules cause ----
+
+/** `not exists` a notification with this key (the e-mail row stands for the event: every event has one). */
+const notNotified = (key: ReturnType<typeof sql>) =>
+  sql`not exists (select 1 from ${notifications} where ${notifications.dedupeKey} = ${key})`
+
+const emailKey = (kind: NotificationKind, ref: ReturnType<typeof sql>) => sql`${kind} || ':' || ${ref} || ':email'`
+
+async function detect(
+  deps: LifecycleDeps,
+  pass: string,
+  claim: (tx: Executor, seen: string[]) => Promise<{ id: string } | undefined>,
+  render: (tx: Tx, id: string) => Promise<Rendered | null>,
+  now: Date,
+): Promise<number> {
+  return forEachClaimed(deps, pass, claim, async (tx, row) => {
+    const rendered = await render(tx, row.id)
+    if (!rendered) return false
+    return (await enqueue(tx, now, rendered)) > 0
+  })
+}
+
+/** Open PIX invoices due within 24 hours get one reminder. */
+export async function detectDueTomorrow(deps: LifecycleDeps, now: Date): Promise<PassResult> {
+  const processed = await detect(
+    deps,
+    'due_tomorrow',
+    async (tx, seen) => {
+      const [row] = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(
+          and(
+            eq(payments.status, 'pending_pix'),
+            gt(payments.dueDate, now),
+            lte(payments.dueDate, addDays(now, 1)),
+            notNotified(emailKey('due_tomorrow', sql`${payments.id}`)),
+            notInArray(payments.id, seen),
+          ),
+        )
+        .orderBy(asc(payments.dueDate), asc(payments.id))
+        .limit(1)
+        .for('update', { skipLocked: true })
+      return row
+    },
+    (tx, id) => renderDueTomorrow(tx, deps, id),
+    now,
+  )
+  return { processed }
+}
+
+/**
+ * The notifications of changes made elsewhere (checkout, admin confirmation and cancel, customer cancel, Stripe
+ * webhooks), found from the data: a recent row in a state whose notification does not exist yet.
+ */
+export async function detectNotifications(deps: LifecycleDeps, now: Date): Promise<PassResult> {
+  const since = addDays(now, -detectionWindowDays)
+  let processed = 0
+
+  processed += await detect(
+    deps,
+    'invoice_created',
+    async (tx, seen) => {
+      const [row] = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(
+          and(
+            eq(payments.status, 'pending_pix'),
+            gte(payments.createdAt, since),
+            notNotified(emailKey('invoice_created', sql`${payments.id}`)),
+            notInArray(payments.id, seen),
+          ),
+        )
+        .orderBy(asc(payments.createdAt), asc(payments.id))
+        .limit(1)
+        .for('update', { skipLocked: true })
+      return row
+    },
+    (tx, id) => renderInvoiceCreated(tx, deps, id),
+    now,
+  )
+
+  processed += await detect(
+    deps,
+    'payment_confirmed',
+    async (tx, seen) => {
+      const [row] = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(
+          and(
+            eq(payments.status, 'paid'),
+            gte(payments.paidAt, since),
+            notNotified(emailKey('payment_confirmed', sql`${payments.id}`)),
+            notInArray(payments.id, seen),
+          ),
+        )
+        .orderBy(asc(payments.paidAt), asc(payments.id))
+        .limit(1)
+        .for('update', { skipLocked: true })
+      return row
+    },
+    (tx, id) => renderPaymentConfirmed(tx, deps, id),
+    now,
+  )
+
+  const subscriptionClaim =
+    (where: (seen: string[]) => ReturnType<typeof and>) =>
+    async (tx: Executor, seen: string[]): Promise<{ id: string } | undefined> => {
+      const [row] = await tx
+        .select({ id: subscriptions.id })
+        .from(subscriptions)
+        .where(where(seen))
+        .orderBy(asc(subscriptions.updatedAt), asc(subscriptions.id))
+        .limit(1)
+        .for('update', { skipLocked: true })
+      return row
+    }
+
+  processed += await detect(
+    deps,
+    'cancel_scheduled',
+    subscriptionClaim((seen) =>
+      and(
+        eq(subscriptions.cancelAtPeriodEnd, true),
+        inArray(subscriptions.status, ['active', 'trialing', 'past_due']),
+        gte(subscriptions.updatedAt, since),
+        notNotified(
+          emailKey('cancel_scheduled', sql`${subscriptions.id} || ':' || ${sqlDay(subscriptions.currentPeriodEnd)}`),
+        ),
+        notInArray(subscriptions.id, seen),
+      ),
+    ),
+    (tx, id) => renderCancelScheduled(tx, deps, id),
+    now,
+  )
+
+  processed += await detect(
+    deps,
+    'canceled',
+    subscriptionClaim((seen) =>
+      and(
+        eq(subscriptions.status, 'canceled'),
+        gte(subscriptions.updatedAt, since),
+        notNotified(emailKey('canceled', sql`${subscriptions.id}`)),
+        notInArray(subscriptions.id, seen),
+      ),
+    ),
+    (tx, id) => renderCanceled(tx, deps, id, 'other'),
+    now,
+  )
+
+  processed += await detect(
+    deps,
+    'overdue',
+    subscriptionClaim((seen) =>
+      and(
+        eq(subscriptions.status, 'past_due'),
+        gte(subscriptions.updatedAt, since),
+        notNotified(emailKey('overdue', sql`${subscriptions.id} || ':' || ${sqlDay(subscriptions.currentPeriodEnd)}`)),
+        notInArray(subscriptions.id, seen),
+      ),
+    ),
+    (tx, id) => renderOverdue(tx, deps, id),
+    now,
+  )
+
+  return { processed }
+}
+
+// ---- delivery ----
+
+type NotificationRow = typeof notifications.$inferSelect
+
+/**
+ * Sends the pending notifications that are due, oldest first: one row per transaction, marked 'sent' only after
+ * the provider accepted it; a failure is retried with exponential back-off, and after maxNotificationAttempts it
+ * becomes 'failed'.
+ */
+export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<PassResult> {
+  return sweep<NotificationRow>(
+    deps,
+    'deliver_notifications',
+    async (tx, seen) => {
+      const [row] = await tx
+        .select()
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.status, 'pending'),
+            lte(notifications.nextAttemptAt, now),
+            notInArray(notifications.id, seen),
+          ),
+        )
+        .orderBy(asc(notifications.nextAttemptAt), asc(notifications.createdAt), asc(notifications.dedupeKey))
+        .limit(1)
+        .for('update', { skipLocked: true })
+      return row
+    },
+    async (row) => {
+      if (row.channel === 'email') {
+        await deps.mail.send({
+          to: row.recipient,
+          subject: row.subject ?? '',
+          text: row.body,
+          ...(row.html ? { html: row.html } : {}),
+        })
+      } else {
+        await deps.whatsapp.send(row.recipient, row.body)
+      }
+    },
+    async (tx, row, attempt) => {
+      const attempts = row.attempts + 1
+      if (attempt.ok) {
+        await tx
+          .update(notifications)
+          .set({ status: 'sent', attempts, sentAt: now, lastError: null, updatedAt: now })
+          .where(eq(notifications.id, row.id))
+        return
+      }
+      const failed = attempts >= maxNotificationAttempts
+      await tx
+        .update(notifications)
+        .set({
+          status: failed ? 'failed' : 'pending',
+          attempts,
+          lastError: attempt.error,
+          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+          updatedAt: now,
+        })
+        .where(eq(notifications.id, row.id))
+      deps.log.warn(
+        { notificationId: row.id, kind: row.kind, channel: row.channel, attempts, error: attempt.error },
+        failed ? 'notification failed for good' : 'notification failed; retrying later',
+      )
+    },
+  )
+}

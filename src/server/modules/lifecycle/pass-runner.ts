@@ -1,0 +1,159 @@
+// How every lifecycle pass claims and handles rows (the rules are in lifecycle.service.ts).
+import type { AppContext } from '../../context'
+import type { Executor, Tx } from '../../db/client'
+
+export type LifecycleLog = {
+  info(obj: object, msg: string): void
+  warn(obj: object, msg: string): void
+  error(obj: object, msg: string): void
+}
+
+/** What the passes use from the app context (the worker and the tick script build the same one). */
+export type LifecycleDeps = Pick<AppContext, 'db' | 'database' | 'config' | 'mail' | 'whatsapp' | 'card' | 'now'> & {
+  log: LifecycleLog
+}
+
+export type PassResult = { processed: number }
+export type Pass = (deps: LifecycleDeps, now: Date) => Promise<PassResult>
+
+/** Rows one pass handles per run at most; the rest waits for the next tick (a minute later). */
+export const maxRowsPerRun = 500
+
+/**
+ * Claims one row at a time with `claim` (a SELECT … FOR UPDATE SKIP LOCKED inside the transaction), hands it to
+ * `handle` in the same transaction, commits, and repeats. A row another worker holds is skipped, so two workers
+ * share the work and never handle the same row at once; `handle` re-checks what it needs under the lock and
+ * returns false when there was nothing left to do. Ids already seen in this run are excluded from the next
+ * claims, so a row whose handling failed (logged, rolled back) cannot loop: it is retried on the next tick.
+ */
+export async function forEachClaimed<Row extends { id: string }>(
+  deps: LifecycleDeps,
+  pass: string,
+  claim: (tx: Executor, seen: string[]) => Promise<Row | undefined>,
+  handle: (tx: Tx, row: Row) => Promise<boolean>,
+): Promise<number> {
+  // Most ticks find nothing: one autocommit query says so, instead of a transaction per pass.
+  if (!(await claim(deps.db, []))) return 0
+  let processed = 0
+  const seen: string[] = []
+  while (seen.length < maxRowsPerRun) {
+    let claimed: string | undefined
+    try {
+      const outcome = await deps.db.transaction(async (tx) => {
+        const row = await claim(tx, seen)
+        if (!row) return 'none' as const
+        claimed = row.id
+        return (await handle(tx, row)) ? ('done' as const) : ('skipped' as const)
+      })
+      if (outcome === 'none') break
+      if (claimed) seen.push(claimed)
+      if (outcome === 'done') processed += 1
+    } catch (error) {
+      if (!claimed) throw error // the claim itself failed: the database is unwell, let the job fail and retry
+      seen.push(claimed)
+      deps.log.error({ err: error, pass, id: claimed }, 'lifecycle: a row failed; it is retried on the next tick')
+    }
+  }
+  return processed
+}
+
+const running = new WeakMap<object, Map<string, Promise<unknown>>>()
+
+/**
+ * Runs `task` after any run of the same pass in this process has finished. Across processes the row locks do the
+ * work; inside one process this keeps a delivery sweep single, which PGlite (where a claimed row is not held
+ * locked during the network call) relies on.
+ */
+export async function exclusive<T>(owner: object, name: string, task: () => Promise<T>): Promise<T> {
+  let byName = running.get(owner)
+  if (!byName) {
+    byName = new Map()
+    running.set(owner, byName)
+  }
+  const previous = byName.get(name) ?? Promise.resolve()
+  const current = previous.catch(() => undefined).then(task)
+  byName.set(name, current)
+  try {
+    return await current
+  } finally {
+    if (byName.get(name) === current) byName.delete(name)
+  }
+}
+
+export type Attempt = { ok: true } | { ok: false; error: string }
+
+/**
+ * One delivery: claim a row, call the provider, record the outcome. On PostgreSQL the row stays locked (FOR UPDATE)
+ * in one transaction from the claim to the recorded outcome, so no other worker can send it meanwhile, and a worker
+ * that dies mid-call releases the lock with its connection: the row is still pending and is sent again (at least
+ * once). PGlite is one connection in one process: holding a transaction across a network call would stall every
+ * request, and no other process can claim the row, so there the claim, the call and the outcome are separate steps
+ * (the `exclusive` lock keeps the sweep single).
+ */
+export async function deliverOne<Row>(
+  deps: LifecycleDeps,
+  claim: (tx: Tx) => Promise<Row | undefined>,
+  send: (row: Row) => Promise<void>,
+  settle: (tx: Tx, row: Row, attempt: Attempt) => Promise<void>,
+): Promise<Attempt | null> {
+  const attempt = async (row: Row): Promise<Attempt> => {
+    try {
+      await send(row)
+      return { ok: true }
+    } catch (error) {
+      return { ok: false, error: (error instanceof Error ? error.message : String(error)).slice(0, 500) }
+    }
+  }
+  if (deps.database.kind === 'postgres') {
+    return deps.db.transaction(async (tx) => {
+      const row = await claim(tx)
+      if (row === undefined) return null
+      const result = await attempt(row)
+      await settle(tx, row, result)
+      return result
+    })
+  }
+  const row = await deps.db.transaction((tx) => claim(tx))
+  if (row === undefined) return null
+  const result = await attempt(row)
+  await deps.db.transaction((tx) => settle(tx, row, result))
+  return result
+}
+
+/**
+ * A delivery sweep: deliverOne until nothing due is left (each row at most once per sweep), single per process.
+ * `claim` must select … FOR UPDATE SKIP LOCKED the oldest due row not in `seen`.
+ */
+export function sweep<Row extends { id: string }>(
+  deps: LifecycleDeps,
+  name: string,
+  claim: (tx: Executor, seen: string[]) => Promise<Row | undefined>,
+  send: (row: Row) => Promise<void>,
+  settle: (tx: Tx, row: Row, attempt: Attempt) => Promise<void>,
+): Promise<PassResult> {
+  return exclusive(deps.db, name, async () => {
+    if (!(await claim(deps.db, []))) return { processed: 0 }
+    let processed = 0
+    const seen: string[] = []
+    while (seen.length < maxRowsPerRun) {
+      const result = await deliverOne(
+        deps,
+        async (tx) => {
+          const row = await claim(tx, seen)
+          if (row) seen.push(row.id)
+          return row
+        },
+        send,
+        settle,
+      )
+      if (!result) break
+      if (result.ok) processed += 1
+    }
+    return { processed }
+  })
+}
+
+/** Exponential back-off: 1 min, 2, 4, 8 … capped at 1 hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 3_600_000)
+}
