@@ -4,6 +4,7 @@ import type { AppContext } from './context'
 import type { Database } from './db/client'
 import { profiles } from './db/schema/auth'
 import { ensurePixSettingsRow, isEmpty, seedDemo } from './db/seed'
+import { audit, systemActor } from './modules/audit/audit'
 
 /** Migrations, then (embedded database only, and only when empty) the demo data. */
 export async function prepareDatabase(database: Database, log: (msg: string) => void): Promise<void> {
@@ -22,11 +23,32 @@ export async function ensureAdmin(ctx: AppContext, log: (msg: string) => void): 
   const normalized = email.toLowerCase()
   const [existing] = await ctx.db.select({ id: profiles.id }).from(profiles).where(eq(profiles.email, normalized))
   if (!existing) {
-    await ctx.auth.api.signUpEmail({ body: { name: 'Administrador', email: normalized, password } })
-    log(`Conta de administrador criada: ${normalized}`)
+    try {
+      await ctx.auth.api.signUpEmail({ body: { name: 'Administrador', email: normalized, password } })
+      log(`Conta de administrador criada: ${normalized}`)
+    } catch (error) {
+      // Another instance starting at the same time created it first: promoting it below is all that is left.
+      const [created] = await ctx.db.select({ id: profiles.id }).from(profiles).where(eq(profiles.email, normalized))
+      if (!created) throw error
+    }
   }
-  await ctx.db
-    .update(profiles)
-    .set({ roleId: roleIds.admin, emailVerified: true, updatedAt: ctx.now() })
-    .where(eq(profiles.email, normalized))
+  // A promotion is an access change: locked, audited, and a no-op when the account is already a verified admin.
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: profiles.id, roleId: profiles.roleId, emailVerified: profiles.emailVerified })
+      .from(profiles)
+      .where(eq(profiles.email, normalized))
+      .for('update')
+    if (!row || (row.roleId === roleIds.admin && row.emailVerified)) return
+    await tx
+      .update(profiles)
+      .set({ roleId: roleIds.admin, emailVerified: true, updatedAt: ctx.now() })
+      .where(eq(profiles.id, row.id))
+    if (row.roleId !== roleIds.admin) {
+      await audit(tx, systemActor('bootstrap'), 'user.role', 'user', row.id, {
+        before: { roleId: row.roleId },
+        after: { roleId: roleIds.admin, by: 'bootstrap' },
+      })
+    }
+  })
 }

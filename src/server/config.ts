@@ -9,6 +9,9 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined))
 
+// A javascript: or ftp: address would end up in links and redirects.
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'deve ser uma URL http(s) completa' })
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -20,7 +23,7 @@ const envSchema = z.object({
       .optional(),
   ),
   DATA_DIR: z.string().min(1).default('./data'),
-  APP_URL: optionalText.pipe(z.url('deve ser uma URL http(s) completa').optional()),
+  APP_URL: optionalText.pipe(httpUrl().optional()),
   AUTH_SECRET: optionalText.pipe(z.string().min(32, 'deve ter pelo menos 32 caracteres').optional()),
   ADMIN_EMAIL: optionalText.pipe(z.email('deve ser um e-mail válido').optional()),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'deve ter pelo menos 8 caracteres').optional()),
@@ -33,15 +36,15 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Atendimento Multicanal <nao-responda@localhost>'),
   WHATSAPP_TOKEN: optionalText,
   WHATSAPP_PHONE_NUMBER_ID: optionalText,
-  WHATSAPP_API_URL: z.url().default('https://graph.facebook.com/v21.0'),
+  WHATSAPP_API_URL: httpUrl().default('https://graph.facebook.com/v21.0'),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
-  STRIPE_API_URL: optionalText.pipe(z.url().optional()),
+  STRIPE_API_URL: optionalText.pipe(httpUrl().optional()),
   SUPPORT_WHATSAPP: z
     .string()
     .regex(/^\d{10,15}$/, 'deve ter de 10 a 15 dígitos')
     .default('5585999990000'),
-  CHAT_PLATFORM_URL: z.url().default('https://chat.example.com.br'),
+  CHAT_PLATFORM_URL: httpUrl().default('https://chat.example.com.br'),
   COMPANY_LEGAL_NAME: z.string().min(1).default('Atendimento Multicanal Tecnologia Ltda'),
   COMPANY_CNPJ: z.string().min(1).default('00.000.000/0001-00'),
   COMPANY_ADDRESS: z.string().min(1).default('Rua Exemplo, 100, Centro, Itaitinga - CE, 61880-000, Brasil'),
@@ -50,6 +53,12 @@ const envSchema = z.object({
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
+    .transform((v) => v === 'true'),
+  PLATFORM_WEBHOOK_URL: optionalText.pipe(httpUrl().optional()),
+  PLATFORM_WEBHOOK_SECRET: optionalText.pipe(z.string().min(16, 'deve ter pelo menos 16 caracteres').optional()),
+  RUN_JOBS: z
+    .enum(['true', 'false'])
+    .default('true')
     .transform((v) => v === 'true'),
 })
 
@@ -68,9 +77,27 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+/** zod's generic messages in Portuguese (the messages written in the schema win over these). */
+function portugueseIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'number' ? 'deve ser um número' : 'tem um valor inválido'
+    case 'too_big':
+      return `deve ser no máximo ${String(issue.maximum)}`
+    case 'too_small':
+      return `deve ser no mínimo ${String(issue.minimum)}`
+    case 'invalid_value':
+      return `deve ser um destes: ${issue.values.map(String).join(', ')}`
+    case 'invalid_format':
+      return issue.format === 'url' ? 'deve ser uma URL http(s) completa' : 'tem um formato inválido'
+    default:
+      return undefined
+  }
+}
+
 /** Parses the environment once. Throws ConfigError with one line naming the variable and the problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env)
+  const parsed = envSchema.safeParse(env, { error: portugueseIssue })
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const name = String(issue?.path[0] ?? 'ambiente')
@@ -93,6 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Configuração inválida: STRIPE_SECRET_KEY e STRIPE_WEBHOOK_SECRET devem ser definidos juntos')
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD))
     throw new ConfigError('Configuração inválida: ADMIN_EMAIL e ADMIN_PASSWORD devem ser definidos juntos')
+  if (e.PLATFORM_WEBHOOK_URL && !e.PLATFORM_WEBHOOK_SECRET)
+    throw new ConfigError(
+      'Configuração inválida: PLATFORM_WEBHOOK_SECRET é obrigatório quando PLATFORM_WEBHOOK_URL é definido',
+    )
 
   const dataDir = path.resolve(e.DATA_DIR)
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')

@@ -73,13 +73,16 @@ export async function verifyCode(deps: VerificationDeps, rawPhone: string, code:
   const now = deps.now()
   await hitRateLimit(deps.db, `wa-verify:ip:${ip}`, rateRules.codeVerifyPerIp, now)
   if (!/^\d{6}$/.test(code)) throw new DomainError('code_invalid')
+  // The newest code, used or not: once a newer code exists, older ones never count again (not even after the
+  // newer one was used for a sign-up).
   const [latest] = await deps.db
     .select()
     .from(whatsappVerifications)
-    .where(and(eq(whatsappVerifications.phoneNumber, phone), isNull(whatsappVerifications.consumedAt)))
+    .where(eq(whatsappVerifications.phoneNumber, phone))
     .orderBy(desc(whatsappVerifications.createdAt))
     .limit(1)
-  if (!latest || latest.expiresAt <= now || latest.verifiedAt) throw new DomainError('code_invalid')
+  if (!latest || latest.expiresAt <= now || latest.verifiedAt || latest.consumedAt)
+    throw new DomainError('code_invalid')
   // Count the attempt atomically before comparing, so parallel guesses cannot exceed the limit.
   const [counted] = await deps.db
     .update(whatsappVerifications)

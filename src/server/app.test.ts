@@ -1,0 +1,178 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from './test/test-app'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+/** Every route the server answers, read from Fastify's own route tree. */
+function listRoutes(app: FastifyInstance): { method: string; url: string }[] {
+  const routes: { method: string; url: string }[] = []
+  const stack: string[] = []
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = line.match(/^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/u)
+    if (!match) continue
+    const depth = (match[1] ?? '').length / 4
+    stack.length = depth
+    stack.push(match[2] ?? '')
+    for (const method of (match[3] ?? '').split(',').map((m) => m.trim()))
+      if (method) routes.push({ method, url: stack.join('') })
+  }
+  return routes
+}
+
+describe('health', () => {
+  it('answers ok with the database up, never cached', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toMatchObject({ status: 'ok', database: 'up' })
+    expect(['pglite', 'postgres']).toContain(response.json().kind)
+    expect(response.headers['cache-control']).toBe('no-store')
+  })
+})
+
+describe('OpenAPI', () => {
+  it('serves an OpenAPI 3 document', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' })
+    expect(response.statusCode).toBe(200)
+    const doc = response.json()
+    expect(doc.openapi).toMatch(/^3\./)
+    expect(doc.info.title).toBeTruthy()
+    expect(doc.components.schemas.Problem).toBeDefined()
+  })
+
+  it('documents every /api route the server answers, the auth routes included', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    // Not part of the API: the document itself, its viewer, and /api/dev/ (HTML pages of the card
+    // simulator, refused in production).
+    const routes = listRoutes(t.app).filter(
+      (r) =>
+        r.url.startsWith('/api/') &&
+        r.url !== '/api/openapi.json' &&
+        !r.url.startsWith('/api/docs') &&
+        !r.url.startsWith('/api/dev/') &&
+        r.method !== 'HEAD' &&
+        r.method !== 'OPTIONS',
+    )
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining([
+        'GET /api/health',
+        'POST /api/whatsapp/send-code',
+        'POST /api/whatsapp/verify-code',
+        'POST /api/auth/sign-up',
+        'POST /api/auth/sign-in',
+        'POST /api/auth/sign-out',
+        'GET /api/auth/session',
+        'GET /api/auth/verify-email',
+        'POST /api/auth/resend-verification',
+        'POST /api/auth/forgot-password',
+        'POST /api/auth/reset-password',
+      ]),
+    )
+    const missing = routes
+      .filter((r) => {
+        const path = r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+        return !doc.paths[path]?.[r.method.toLowerCase()]
+      })
+      .map((r) => `${r.method} ${r.url}`)
+    expect(missing).toEqual([])
+  })
+
+  it('documents the error answers of the auth routes as problems', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json()
+    const signIn = doc.paths['/api/auth/sign-in'].post
+    expect(Object.keys(signIn.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']))
+    expect(JSON.stringify(signIn.responses['401'])).toContain('Problem')
+  })
+
+  it('serves the documentation page as HTML', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs' })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toMatch(/^text\/html/)
+    expect(response.body).toMatch(/<html/i)
+  })
+})
+
+describe('errors and protection', () => {
+  it.each([
+    ['GET', '/api/nao-existe'],
+    ['POST', '/api/nao-existe'],
+    ['GET', '/api'],
+    ['GET', '/api/auth/nao-existe'],
+  ])('answers %s %s with a 404 problem', async (method, url) => {
+    const response = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { origin: 'http://localhost:3000' },
+      ...(method === 'POST' ? { payload: {} } : {}),
+    })
+    expect(response.statusCode).toBe(404)
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
+    expect(response.json()).toMatchObject({ status: 404, code: 'not_found', message: 'Recurso não encontrado.' })
+  })
+
+  it('answers unknown pages with 404 when no web build is served', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/alguma-pagina' })
+    expect(response.statusCode).toBe(404)
+  })
+
+  it('refuses a write from a foreign origin', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      payload: { email: 'a@example.com', password: 'qualquer-coisa' },
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(response.statusCode).toBe(403)
+    expect(response.json()).toMatchObject({ code: 'origin_forbidden', message: 'Origem da requisição não permitida.' })
+  })
+
+  it('accepts a write from the app origin and from a client without Origin', async () => {
+    const body = { email: 'ninguem@example.com', password: 'qualquer-coisa' }
+    for (const headers of [{ origin: 'http://localhost:3000' }, {}]) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: body, headers })
+      expect(response.statusCode).toBe(401)
+    }
+  })
+
+  it('answers a malformed JSON body with a 400 problem, not a 500', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      payload: '{"email":',
+      headers: { origin: 'http://localhost:3000', 'content-type': 'application/json' },
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
+  })
+
+  it('answers a schema failure with validation_failed and the failing paths', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      payload: { email: 'nao-e-email' },
+      headers: { origin: 'http://localhost:3000' },
+    })
+    expect(response.statusCode).toBe(400)
+    const body = response.json()
+    expect(body).toMatchObject({ code: 'validation_failed', type: 'urn:problem:validation_failed', status: 400 })
+    expect(body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['email']))
+  })
+
+  it('sends the security headers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' })
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(response.headers['x-content-type-options']).toBe('nosniff')
+    expect(response.headers['x-frame-options']).toBeDefined()
+    expect(response.headers['referrer-policy']).toBeDefined()
+    // Plain http in development: HSTS would lock localhost to https.
+    expect(response.headers['strict-transport-security']).toBeUndefined()
+  })
+})
