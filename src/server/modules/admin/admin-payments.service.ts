@@ -1,6 +1,6 @@
 // admin-confirm-payment: an admin saw the PIX transfer and confirms the invoice.
 //
-// One transaction locks the payment row, then its subscription row. Two admins confirming at the same moment:
+// One transaction locks the subscription row, then the payment row. Two admins confirming at the same moment:
 // the second waits for the first's lock, then finds the payment paid and answers it unchanged, so there is one
 // paid payment, one period extension and one audit row. A payment in 'review' (a previous confirmation with a
 // different amount) may be confirmed again once the admin has settled the difference.
@@ -58,16 +58,24 @@ export async function confirmPayment(
   try {
     await deps.db.transaction(async (tx) => {
       const now = deps.now()
+      // Lock order is subscription, then payment — the same order as the customer's cancel and upgrade and the
+      // lifecycle passes, so two flows touching one subscription wait for each other instead of deadlocking.
+      // A payment never changes subscription, so reading that id before the locks is safe.
+      const [ref] = await tx
+        .select({ subscriptionId: payments.subscriptionId })
+        .from(payments)
+        .where(eq(payments.id, paymentId))
+      if (!ref) throw new DomainError('payment_not_found')
+      const [subscription] = await tx
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.id, ref.subscriptionId))
+        .for('update')
+      if (!subscription) throw new Error(`payment ${paymentId} has no subscription`) // the foreign key forbids it
       const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
       if (!payment) throw new DomainError('payment_not_found')
       if (payment.status === 'paid') return // a retry, a double click or the other admin: nothing to do
       if (!confirmable.includes(payment.status)) throw new DomainError('payment_not_pending')
-      const [subscription] = await tx
-        .select()
-        .from(subscriptions)
-        .where(eq(subscriptions.id, payment.subscriptionId))
-        .for('update')
-      if (!subscription) throw new Error(`payment ${payment.id} has no subscription`) // the foreign key forbids it
 
       const e2e = input.end_to_end_id ?? payment.pixEndToEndId
       if (input.end_to_end_id) {
