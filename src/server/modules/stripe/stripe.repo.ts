@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm'
-import type { Plan } from '../../../domain/contracts/plans'
 import type { Executor } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { type PaymentMetadata, payments, subscriptions } from '../../db/schema/billing'
@@ -12,22 +11,7 @@ export type NewSubscriptionRow = typeof subscriptions.$inferInsert
 export type SyncRow = typeof stripeSubscriptionSync.$inferSelect
 export type SimulatorSessionRow = typeof cardSimulatorSessions.$inferSelect
 
-export async function findPlan(db: Executor, id: string): Promise<Plan | null> {
-  const [row] = await db.select().from(plans).where(eq(plans.id, id)).limit(1)
-  if (!row) return null
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    priceCents: row.priceCents,
-    currency: 'BRL',
-    features: row.features,
-    boxQuantity: row.boxQuantity,
-    agentQuantity: row.agentQuantity,
-    popular: row.popular,
-    active: row.active,
-  }
-}
+export { findPlan } from '../plans/plans.repo'
 
 export async function userExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id)).limit(1)

@@ -1,13 +1,8 @@
-import { Check } from 'lucide-react'
+import { PlanCard } from '../../components/plan-card'
 import { useNavigate, useSearchParams } from 'react-router'
 import type { Plan } from '../../../domain/contracts/plans'
 import { paths } from '../../app/paths'
-import { Badge } from '../../components/ui/badge'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../../components/ui/card'
 import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { cn } from '../../lib/cn'
-import { formatBRL } from '../../lib/format'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { useSessionUser } from '../auth/session'
 import { type PaymentMethod, PaymentMethodDialog } from '../checkout/payment-method-dialog'
@@ -72,47 +67,5 @@ export function PlansPage() {
       </div>
       <PaymentMethodDialog plan={chosen} open={chosen !== null} onOpenChange={closeDialog} onChoose={pay} />
     </SitePage>
-  )
-}
-
-function PlanCard({ plan, onChoose }: { plan: Plan; onChoose: () => void }) {
-  const titleId = `plan-${plan.id}-title`
-  return (
-    <Card
-      aria-labelledby={titleId}
-      role="group"
-      className={cn('flex w-full flex-col', plan.popular && 'border-primary shadow-md ring-1 ring-primary')}
-    >
-      <CardHeader>
-        <div className="flex items-center justify-between gap-2">
-          <h2 id={titleId} className="text-xl font-semibold leading-none tracking-tight">
-            {plan.name}
-          </h2>
-          {plan.popular ? <Badge>Popular</Badge> : null}
-        </div>
-        {plan.description ? <CardDescription>{plan.description}</CardDescription> : null}
-        <p className="mt-2 flex items-baseline gap-1">
-          <span className="text-3xl font-bold">{formatBRL(plan.priceCents)}</span>
-          <span className="text-muted-foreground">/mês</span>
-        </p>
-      </CardHeader>
-      <CardContent className="flex-1">
-        {plan.features.length > 0 ? (
-          <ul className="flex flex-col gap-2 text-sm" aria-label={`Recursos do plano ${plan.name}`}>
-            {plan.features.map((feature) => (
-              <li key={feature} className="flex gap-2">
-                <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-                <span>{feature}</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </CardContent>
-      <CardFooter>
-        <Button className="w-full" size="lg" variant={plan.popular ? 'default' : 'outline'} onClick={onChoose}>
-          Assinar {plan.name}
-        </Button>
-      </CardFooter>
-    </Card>
   )
 }
