@@ -38,6 +38,24 @@ function fromPool(pool: pg.Pool): BossDb {
 }
 
 /**
+ * Two instances starting on a fresh database would both create pg-boss's schema, and one fails on the catalog's
+ * unique index: starts are serialised by a session advisory lock held on a connection of its own.
+ */
+async function withStartLock(pool: pg.Pool, start: () => Promise<unknown>): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query("select pg_advisory_lock(hashtext('billing-jobs-start'))")
+    try {
+      await start()
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtext('billing-jobs-start'))")
+    }
+  } finally {
+    client.release()
+  }
+}
+
+/**
  * Starts pg-boss, declares the queues and their schedules (idempotent: every instance does it at start), and
  * works them. A first tick is queued at once, so a fresh start does not wait for the next minute.
  */
@@ -48,7 +66,8 @@ export async function startJobs(deps: LifecycleDeps): Promise<Jobs> {
   else if (database.pool) boss = new PgBoss({ db: fromPool(database.pool) })
   else throw new Error('no database connection for the job queue')
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'))
-  await boss.start()
+  if (database.pool) await withStartLock(database.pool, () => boss.start())
+  else await boss.start()
 
   // 'short': at most one job waiting per queue, so a slow tick never piles up more ticks; running jobs are not
   // limited, so the job of a worker that died (still 'active' until it expires) does not hold the queue back.
