@@ -269,7 +269,9 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       const url = new URL(page.url())
       expect(url.pathname).toBe('/login')
       expect(url.search).toBe(`?next=${encodeURIComponent('/plans?plan=plan_pro')}`)
-      // A page without its own description gets the site's default back, not the previous page's.
+      // A page without its own description gets the site's default back, not the previous page's
+      // (the login page is a lazily loaded chunk: wait for it to render first).
+      await page.waitForFunction(() => document.title.startsWith('Entrar'))
       expect(await metaDescription(page)).toMatch(/^Planos de assinatura da plataforma de atendimento multicanal/)
       expect(requests.filter((u) => u.includes('dashboard-routes'))).toEqual([])
     })
