@@ -319,26 +319,31 @@ export async function detectNotifications(deps: LifecycleDeps, now: Date): Promi
   const since = addDays(now, -detectionWindowDays)
   let processed = 0
 
-  processed += await detect(
-    deps,
-    'invoice_created',
-    async (tx, seen) => {
+  /** Claims the oldest payment (by `at`) in a state whose notification `kind` does not exist yet. */
+  const paymentClaim =
+    (kind: NotificationKind, status: 'pending_pix' | 'paid', at: typeof payments.createdAt | typeof payments.paidAt) =>
+    async (tx: Executor, seen: string[]): Promise<{ id: string } | undefined> => {
       const [row] = await tx
         .select({ id: payments.id })
         .from(payments)
         .where(
           and(
-            eq(payments.status, 'pending_pix'),
-            gte(payments.createdAt, since),
-            notNotified(emailKey('invoice_created', sql`${payments.id}`)),
+            eq(payments.status, status),
+            gte(at, since),
+            notNotified(emailKey(kind, sql`${payments.id}`)),
             notInArray(payments.id, seen),
           ),
         )
-        .orderBy(asc(payments.createdAt), asc(payments.id))
+        .orderBy(asc(at), asc(payments.id))
         .limit(1)
         .for('update', { skipLocked: true })
       return row
-    },
+    }
+
+  processed += await detect(
+    deps,
+    'invoice_created',
+    paymentClaim('invoice_created', 'pending_pix', payments.createdAt),
     (tx, id) => renderInvoiceCreated(tx, deps, id),
     now,
   )
@@ -346,23 +351,7 @@ export async function detectNotifications(deps: LifecycleDeps, now: Date): Promi
   processed += await detect(
     deps,
     'payment_confirmed',
-    async (tx, seen) => {
-      const [row] = await tx
-        .select({ id: payments.id })
-        .from(payments)
-        .where(
-          and(
-            eq(payments.status, 'paid'),
-            gte(payments.paidAt, since),
-            notNotified(emailKey('payment_confirmed', sql`${payments.id}`)),
-            notInArray(payments.id, seen),
-          ),
-        )
-        .orderBy(asc(payments.paidAt), asc(payments.id))
-        .limit(1)
-        .for('update', { skipLocked: true })
-      return row
-    },
+    paymentClaim('payment_confirmed', 'paid', payments.paidAt),
     (tx, id) => renderPaymentConfirmed(tx, deps, id),
     now,
   )
