@@ -1,3 +1,4 @@
+import { PagedTable } from '../shared/paged-table'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { paymentStatusBadge, paymentStatusLabel } from '../../../../domain/subscription-status'
@@ -6,11 +7,9 @@ import { Button } from '../../../components/ui/button'
 import { PageHeader } from '../../../components/ui/page-header'
 import { formatBRL, formatDate } from '../../../lib/format'
 import { useDocumentTitle } from '../../../lib/use-document-title'
-import { type Column, DataTable } from '../shared/data-table'
+import type { Column } from '../shared/data-table'
 import { optionsOf, paymentMethodLabel, paymentTypeLabel } from '../shared/labels'
 import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
-import { hasActiveFilters, ListView } from '../shared/list-view'
-import { Pagination } from '../shared/pagination'
 import { useListParams } from '../shared/use-list-params'
 import { type AdminPayment, adminPaymentsQuery } from './api'
 import { ConfirmPaymentDialog } from './confirm-payment-dialog'
@@ -121,32 +120,14 @@ export function AdminPaymentsPage() {
           options={optionsOf(paymentMethodLabel)}
         />
       </ListToolbar>
-      <ListView
+      <PagedTable
+        list={list}
         query={query}
-        isEmpty={(page) => page.items.length === 0}
-        onClear={hasActiveFilters(params) || params.page > 1 ? list.clear : undefined}
-      >
-        {(page) => (
-          <div className="flex flex-col gap-4">
-            <DataTable
-              label="Lista de pagamentos"
-              columns={columns}
-              rows={page.items}
-              rowKey={(p) => p.id}
-              sort={{ sort: params.sort, dir: params.dir, onSort: list.toggleSort }}
-              busy={query.isPlaceholderData}
-              minWidth="min-w-[760px]"
-            />
-            <Pagination
-              page={params.page}
-              pageSize={params.pageSize}
-              total={page.total}
-              totalExact={page.totalExact}
-              onPage={list.setPage}
-            />
-          </div>
-        )}
-      </ListView>
+        label="Lista de pagamentos"
+        columns={columns}
+        rowKey={(p) => p.id}
+        minWidth="min-w-[760px]"
+      />
       <ConfirmPaymentDialog payment={confirming} onOpenChange={(open) => !open && setConfirming(null)} />
     </div>
   )

@@ -1,3 +1,4 @@
+import { PagedTable } from '../shared/paged-table'
 import { useQuery } from '@tanstack/react-query'
 import { Plus } from 'lucide-react'
 import { useState } from 'react'
@@ -13,11 +14,9 @@ import { formatBRL, formatDate } from '../../../lib/format'
 import { useDocumentTitle } from '../../../lib/use-document-title'
 import { adminPlansQuery } from '../plans/api'
 import { ConfirmDialog } from '../shared/confirm-dialog'
-import { type Column, DataTable } from '../shared/data-table'
+import type { Column } from '../shared/data-table'
 import { billingMethodLabel } from '../shared/labels'
 import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
-import { hasActiveFilters, ListView } from '../shared/list-view'
-import { Pagination } from '../shared/pagination'
 import { useListParams } from '../shared/use-list-params'
 import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
 import { type AdminSubscription, SubscriptionFormDialog } from './subscription-form-dialog'
@@ -149,32 +148,14 @@ export function AdminSubscriptionsPage() {
           options={(plans.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
         />
       </ListToolbar>
-      <ListView
+      <PagedTable
+        list={list}
         query={query}
-        isEmpty={(page) => page.items.length === 0}
-        onClear={hasActiveFilters(params) || params.page > 1 ? list.clear : undefined}
-      >
-        {(page) => (
-          <div className="flex flex-col gap-4">
-            <DataTable
-              label="Lista de assinaturas"
-              columns={columns}
-              rows={page.items}
-              rowKey={(s) => s.id}
-              sort={{ sort: params.sort, dir: params.dir, onSort: list.toggleSort }}
-              busy={query.isPlaceholderData}
-              minWidth="min-w-[760px]"
-            />
-            <Pagination
-              page={params.page}
-              pageSize={params.pageSize}
-              total={page.total}
-              totalExact={page.totalExact}
-              onPage={list.setPage}
-            />
-          </div>
-        )}
-      </ListView>
+        label="Lista de assinaturas"
+        columns={columns}
+        rowKey={(s) => s.id}
+        minWidth="min-w-[760px]"
+      />
       <SubscriptionFormDialog open={formOpen} onOpenChange={setFormOpen} subscription={editing} />
       <ConfirmDialog
         open={canceling !== null}

@@ -1,3 +1,4 @@
+import { PagedTable } from '../shared/paged-table'
 import { useQuery } from '@tanstack/react-query'
 import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
@@ -5,11 +6,9 @@ import { PageHeader } from '../../../components/ui/page-header'
 import { formatDate } from '../../../lib/format'
 import { useDocumentTitle } from '../../../lib/use-document-title'
 import { useSessionUser } from '../../auth/session'
-import { type Column, DataTable } from '../shared/data-table'
+import type { Column } from '../shared/data-table'
 import { roleLabel } from '../shared/labels'
 import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
-import { hasActiveFilters, ListView } from '../shared/list-view'
-import { Pagination } from '../shared/pagination'
 import { useListParams } from '../shared/use-list-params'
 import { type AdminUser, type PeopleKind, peopleQuery, useSetRole } from './api'
 
@@ -138,32 +137,14 @@ function PeopleList({ kind, title, description }: { kind: PeopleKind; title: str
           />
         ) : null}
       </ListToolbar>
-      <ListView
+      <PagedTable
+        list={list}
         query={query}
-        isEmpty={(page) => page.items.length === 0}
-        onClear={hasActiveFilters(params) || params.page > 1 ? list.clear : undefined}
-      >
-        {(page) => (
-          <div className="flex flex-col gap-4">
-            <DataTable
-              label={kind === 'users' ? 'Lista de usuários' : 'Lista de clientes'}
-              columns={columns}
-              rows={page.items}
-              rowKey={(u) => u.id}
-              sort={{ sort: params.sort, dir: params.dir, onSort: list.toggleSort }}
-              busy={query.isPlaceholderData}
-              minWidth="min-w-[900px]"
-            />
-            <Pagination
-              page={params.page}
-              pageSize={params.pageSize}
-              total={page.total}
-              totalExact={page.totalExact}
-              onPage={list.setPage}
-            />
-          </div>
-        )}
-      </ListView>
+        label={kind === 'users' ? 'Lista de usuários' : 'Lista de clientes'}
+        columns={columns}
+        rowKey={(u) => u.id}
+        minWidth="min-w-[900px]"
+      />
     </div>
   )
 }
