@@ -4,4 +4,9 @@ export function testDatabaseUrl(): string | undefined {
   return url ? url : undefined
 }
 
-export const templateDatabaseName = 'billing_test_template'
+/**
+ * The migrated template each test file clones. TEST_DATABASE_PREFIX (letters, digits, underscore) keeps
+ * two checkouts testing against one server at once out of each other's way.
+ */
+const prefix = (process.env.TEST_DATABASE_PREFIX ?? '').replace(/[^a-z0-9_]/gi, '').toLowerCase()
+export const templateDatabaseName = `billing_test_${prefix ? `${prefix}_` : ''}template`
