@@ -24,6 +24,14 @@ export const errorText = {
     'Seu e-mail ainda não foi confirmado. Enviamos um novo link de confirmação para sua caixa de entrada.',
   invalid_token: 'O link é inválido ou expirou. Solicite um novo.',
   email_invalid: 'Informe um e-mail válido.',
+  // Personal data (LGPD): account deletion
+  password_incorrect: 'Senha incorreta. Confira e tente novamente.',
+  account_has_live_subscription:
+    'Não é possível excluir a conta enquanto houver uma assinatura em andamento. Cancele a assinatura e aguarde o fim do período pago (ou o cancelamento da fatura pendente) antes de excluir a conta.',
+  account_has_open_invoice:
+    'Não é possível excluir a conta enquanto houver uma fatura em aberto. Pague a fatura ou fale com o suporte antes de excluir a conta.',
+  last_admin_delete:
+    'Você é o último administrador. Promova outro usuário a administrador antes de excluir a sua conta.',
   // Billing
   plan_not_found: 'Plano não encontrado.',
   plan_in_use: 'Este plano possui assinaturas e não pode ser excluído. Desative-o para ocultá-lo da página de planos.',

@@ -18,6 +18,8 @@ export const profiles = pgTable(
     companyName: text('company_name').notNull().default(''),
     whatsappNumber: text('whatsapp_number').notNull().default(''),
     roleId: smallint('role_id').notNull().default(2), // 1 admin, 2 user
+    // Set when the owner erased the account (LGPD): the row is then an anonymous tombstone kept for the fiscal records.
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq, gt, gte, inArray, lte, notInArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { addDays } from '../../../domain/billing-period'
+import { isErasedEmail } from '../../../domain/personal-data'
 import type { Executor, Tx } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -63,6 +64,7 @@ function urls(deps: LifecycleDeps) {
  * The unique dedupe key makes a second enqueue of the same event a no-op. Returns how many rows were new.
  */
 export async function enqueue(tx: Tx, now: Date, rendered: Rendered): Promise<number> {
+  if (isErasedEmail(rendered.user.email)) return 0 // an erased account (LGPD) is never written to again
   const channels: ('email' | 'whatsapp')[] = rendered.user.whatsappNumber ? ['email', 'whatsapp'] : ['email']
   let inserted = 0
   for (const channel of channels) {

@@ -4,6 +4,7 @@ import type { SessionUser } from '../../../domain/contracts/auth'
 import { profileSchema, profileUpdateInputSchema, whatsappChangeInputSchema } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
+import { profileDataRoutes } from './profile-data.routes'
 import { changeWhatsapp, getProfile, updateProfile } from './profile.service'
 
 const writeErrors = { 400: problemSchema, 401: problemSchema, 403: problemSchema } as const
@@ -15,6 +16,8 @@ function userOf(request: FastifyRequest): SessionUser {
 }
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(profileDataRoutes) // 'Meus dados': export and account deletion (LGPD)
+
   app.get(
     '/api/profile',
     {

@@ -23,6 +23,7 @@ import { useDocumentTitle } from '../../lib/use-document-title'
 import { WhatsAppVerification } from '../auth/whatsapp-verification'
 import { useSiteConfig } from '../site/site-config'
 import { profileQuery, useChangeWhatsApp, useUpdateProfile } from './api'
+import { MyDataSection } from './my-data-section'
 
 type ProfileFormInput = z.input<typeof profileUpdateInputSchema>
 type ProfileFormOutput = z.output<typeof profileUpdateInputSchema>
@@ -44,6 +45,7 @@ export function AccountPage() {
           <PlatformAccessCard email={profile.data.email} />
         </div>
       )}
+      {profile.isSuccess ? <MyDataSection /> : null}
     </div>
   )
 }

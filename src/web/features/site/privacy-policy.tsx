@@ -66,10 +66,9 @@ export function privacyPolicy(site: SiteConfig): { intro: ReactNode; sections: L
               confirmação que enviamos ao seu e-mail, com a data e o número de tentativas.
             </li>
             <li>
-              <strong>Login por rede social:</strong> quando você escolher entrar por meio de uma rede social (login
-              social), receberemos dessa rede apenas os dados que você autorizar na tela de consentimento dela —
-              normalmente nome, e-mail e o identificador da conta. Nunca recebemos a sua senha da rede social, e você
-              pode desfazer essa conexão a qualquer momento nas configurações da própria rede.
+              <strong>Login por rede social:</strong> hoje o acesso é feito somente com e-mail e senha; não oferecemos
+              login por meio de rede social e não recebemos dados de redes sociais. Se um dia oferecermos essa opção,
+              esta Política será atualizada antes, dizendo quais dados a rede nos enviaria.
             </li>
             <li>
               <strong>Dados da assinatura e de pagamento:</strong> plano contratado, situação da assinatura, períodos de
@@ -206,12 +205,26 @@ export function privacyPolicy(site: SiteConfig): { intro: ReactNode; sections: L
         <>
           <ul>
             <li>
-              <strong>Dados da conta:</strong> enquanto a conta existir e, depois do encerramento, por até 5 (cinco)
-              anos, para o exercício regular de direitos (prazo do art. 27 do Código de Defesa do Consumidor).
+              <strong>Dados da conta</strong> (nome, e-mail, WhatsApp, empresa e senha): enquanto a conta existir.
+              Quando você exclui a conta, eles são apagados na hora.
             </li>
             <li>
-              <strong>Faturas, pagamentos e documentos fiscais:</strong> pelo prazo exigido pela legislação tributária e
-              contábil, em regra 5 (cinco) anos.
+              <strong>Assinaturas, faturas e pagamentos:</strong> por 5 (cinco) anos, o prazo em que o Fisco pode lançar
+              e cobrar tributos sobre essas receitas (arts. 173 e 174 do Código Tributário Nacional), e que também cobre
+              o exercício regular de direitos (art. 27 do Código de Defesa do Consumidor). São guardados mesmo depois da
+              exclusão da conta — valores, datas, plano e forma de pagamento —, mas anonimizados: sem nome, e-mail,
+              WhatsApp ou empresa.
+            </li>
+            <li>
+              <strong>Registros de auditoria</strong> (quem fez o quê e quando, em pagamentos, assinaturas e
+              permissões): pelo mesmo prazo de 5 (cinco) anos dos registros financeiros que documentam, para provar o
+              que aconteceu com cada cobrança. Quando a conta é excluída, os seus dados pessoais são retirados desses
+              registros.
+            </li>
+            <li>
+              <strong>Avisos enviados a você</strong> (faturas, confirmações, cancelamentos): guardamos que o aviso foi
+              enviado, quando e sobre qual fatura; na exclusão da conta, o destinatário e o texto da mensagem são
+              apagados.
             </li>
             <li>
               <strong>Registros de acesso à aplicação:</strong> por no mínimo 6 (seis) meses, como exige o art. 15 do
@@ -228,6 +241,14 @@ export function privacyPolicy(site: SiteConfig): { intro: ReactNode; sections: L
           <p>
             Terminados esses prazos, os dados são eliminados ou anonimizados, salvo as hipóteses de conservação do art.
             16 da LGPD.
+          </p>
+          <p>
+            <strong>Quando você exclui a conta</strong> (em “Minha conta” › “Meus dados” › “Excluir minha conta”):
+            apagamos nome, e-mail, WhatsApp, empresa e senha, encerramos todas as sessões, apagamos os códigos de
+            verificação do seu número e retiramos os seus dados dos registros que precisamos manter (auditoria, avisos,
+            eventos enviados à plataforma de atendimento e recebidos dos provedores de pagamento). O seu e-mail fica
+            livre para um novo cadastro. Os pagamentos feitos com cartão também constam dos registros da Stripe, que os
+            guarda segundo a política de privacidade dela.
           </p>
         </>
       ),
@@ -291,7 +312,13 @@ export function privacyPolicy(site: SiteConfig): { intro: ReactNode; sections: L
         <>
           <p>
             Você pode consultar e corrigir nome, empresa e número de WhatsApp a qualquer momento na área “Minha conta”
-            do painel. Para os demais pedidos, fale conosco {contact}.
+            do painel. Na mesma área, a seção <strong>“Meus dados”</strong> atende você na hora, sem pedido: “Baixar
+            meus dados” entrega um arquivo JSON com tudo o que guardamos sobre você (cadastro, assinaturas, pagamentos,
+            avisos enviados, registros de auditoria, verificações do WhatsApp e sessões de acesso — nunca senhas ou
+            códigos), e “Excluir minha conta”, com a confirmação da senha, elimina os seus dados pessoais como descrito
+            na seção “Por quanto tempo guardamos os dados”. A exclusão só é possível quando não há assinatura em
+            andamento nem fatura em aberto: cancele a assinatura e aguarde o fim do período pago antes. Para os demais
+            pedidos, fale conosco {contact}.
           </p>
           <p>
             Para proteger você, podemos pedir a confirmação da sua identidade antes de atender ao pedido. Respondemos de
