@@ -63,7 +63,7 @@ const envSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   // PIX through a PSP's API Pix (OAuth client credentials over mTLS); `manual` is the static code + admin.
-  PIX_PROVIDER: z.enum(['manual', 'api-pix']).default('manual'),
+  PIX_PROVIDER: optionalText.pipe(z.enum(['manual', 'api-pix']).default('manual')),
   PIX_API_URL: optionalText.pipe(httpsUrl().optional()),
   PIX_OAUTH_URL: optionalText.pipe(httpsUrl().optional()),
   PIX_CLIENT_ID: optionalText,
@@ -71,7 +71,7 @@ const envSchema = z.object({
   PIX_CERT: optionalText,
   PIX_KEY: optionalText,
   PIX_CA: optionalText,
-  PIX_PSP_STYLE: z.enum(['bcb', 'efi']).default('bcb'),
+  PIX_PSP_STYLE: optionalText.pipe(z.enum(['bcb', 'efi']).default('bcb')),
 })
 
 /** With PIX_PROVIDER=api-pix these must all be set (PIX_CA and PIX_PSP_STYLE are optional). */
