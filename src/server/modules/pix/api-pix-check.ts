@@ -40,7 +40,7 @@ function readPem(variable: string, file: string): string {
   return text
 }
 
-function certificate(variable: string, file: string, now: Date): X509Certificate {
+function certificate(variable: string, file: string, now: Date): { pem: string; cert: X509Certificate } {
   const pem = readPem(variable, file)
   let cert: X509Certificate | undefined
   try {
@@ -48,7 +48,7 @@ function certificate(variable: string, file: string, now: Date): X509Certificate
   } catch {}
   if (!cert) throw refuse(`${variable} não é um certificado PEM: ${file}`)
   if (Date.parse(cert.validTo) < now.getTime()) throw refuse(`${variable} expirou em ${cert.validTo}: ${file}`)
-  return cert
+  return { pem, cert }
 }
 
 function privateKey(variable: string, file: string): { pem: string; key: KeyObject } {
@@ -72,14 +72,11 @@ export function loadApiPixCredentials(config: PixConfig, now = new Date()): ApiP
   if (!config.PIX_KEY) throw refuse('PIX_KEY é obrigatório quando PIX_PROVIDER=api-pix')
   const cert = certificate('PIX_CERT', config.PIX_CERT, now)
   const key = privateKey('PIX_KEY', config.PIX_KEY)
-  if (!cert.checkPrivateKey(key.key)) {
+  if (!cert.cert.checkPrivateKey(key.key)) {
     throw refuse(`PIX_KEY não corresponde ao certificado de PIX_CERT: ${config.PIX_KEY}`)
   }
-  const credentials: ApiPixCredentials = { cert: readFileSync(config.PIX_CERT, 'utf8'), key: key.pem }
-  if (config.PIX_CA) {
-    certificate('PIX_CA', config.PIX_CA, now)
-    credentials.ca = readFileSync(config.PIX_CA, 'utf8')
-  }
+  const credentials: ApiPixCredentials = { cert: cert.pem, key: key.pem }
+  if (config.PIX_CA) credentials.ca = certificate('PIX_CA', config.PIX_CA, now).pem
   return credentials
 }
 

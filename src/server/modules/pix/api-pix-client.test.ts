@@ -377,6 +377,25 @@ describe('errors', () => {
     expect(wrongKey.detail).toBe('A chave não pertence ao usuário recebedor.')
   })
 
+  it('reads Efí’s own error shape', async () => {
+    const client = clientFor(psp)
+    psp.controls.failNext({
+      path: '^/v2/webhook/',
+      status: 400,
+      body: { nome: 'webhook_invalido', mensagem: 'A URL informada respondeu com o código HTTP 500' },
+    })
+    const error = await expectPixError(client.putWebhook(psp.merchantKey, 'https://app.example.com/x'))
+    expect(error).toMatchObject({
+      kind: 'problem',
+      status: 400,
+      problemType: 'webhook_invalido',
+      detail: 'A URL informada respondeu com o código HTTP 500',
+    })
+    expect(error.message).toBe(
+      `PIX: PUT /webhook/${encodeURIComponent(psp.merchantKey)} falhou com HTTP 400 webhook_invalido: A URL informada respondeu com o código HTTP 500`,
+    )
+  })
+
   it('marks PSP failures, resets and timeouts as unreachable', async () => {
     const client = clientFor(psp, { timeoutMs: 300 })
     await client.accessToken()

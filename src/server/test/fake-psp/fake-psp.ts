@@ -137,6 +137,8 @@ export type FailNextInput = {
   mode?: 'problem' | 'hang' | 'reset' | 'lose-answer'
   status?: number
   problemType?: string
+  /** Answers this JSON instead of a problem (e.g. Efí's `{ nome, mensagem }`). */
+  body?: Json
 }
 
 export type FakePspControls = {
@@ -709,6 +711,7 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
       }
       const status = failure.status ?? 503
       record(status)
+      if (failure.body) return sendJson(response, status, failure.body)
       return sendProblem(
         response,
         new ProblemResponse(status, failure.problemType ?? 'ServicoIndisponivel', 'Falha simulada.'),
