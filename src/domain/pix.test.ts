@@ -1,6 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildPixBrCode, crc16ccitt, normalizePixKey, parsePixBrCode, pixKeyKind } from './pix.ts'
+import {
+  buildDynamicPixBrCode,
+  buildPixBrCode,
+  crc16ccitt,
+  normalizePixKey,
+  parseDynamicPixBrCode,
+  parsePixBrCode,
+  pixKeyKind,
+} from './pix.ts'
 
 const bcbKey = '123e4567-e12b-12d1-a456-426655440000'
 const bcbBody =
@@ -405,5 +413,46 @@ describe('BR Code properties', () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+describe('buildDynamicPixBrCode', () => {
+  const dynamicBase = { beneficiaryName: 'Fulano de Tal', beneficiaryCity: 'BRASILIA' }
+
+  it('reproduces the Banco Central manual dynamic example (CRC 64E4)', () => {
+    const code = buildDynamicPixBrCode({ ...dynamicBase, location: 'pix.example.com/8b3da2f39a4140d1a91abd93113bd441' })
+    expect(code).toBe(
+      '00020101021226700014br.gov.bcb.pix2548pix.example.com/8b3da2f39a4140d1a91abd93113bd441' +
+        '5204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***630464E4',
+    )
+  })
+
+  it('reads back the location and amount, with a valid CRC', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z0-9.]{1,30}\/[A-Za-z0-9/]{1,40}$/),
+        fc.integer({ min: 1, max: 99_999_999 }),
+        (location, amountCents) => {
+          const parsed = parseDynamicPixBrCode(buildDynamicPixBrCode({ ...dynamicBase, location, amountCents }))
+          expect(parsed).toMatchObject({ location, amountCents, crcValid: true })
+          expect(parsed.fields['01']).toBe('12')
+          expect(parsed.fields['62.05']).toBe('***')
+        },
+      ),
+    )
+  })
+
+  it.each([
+    ['https://pix.example.com/abc', 'without scheme'],
+    ['', 'without scheme'],
+    [`pix.example.com/${'a'.repeat(70)}`, 'longer than 77'],
+  ])('refuses the location %j', (location, message) => {
+    expect(() => buildDynamicPixBrCode({ ...dynamicBase, location })).toThrow(message)
+  })
+
+  it('is not mistaken for a static code, and a static code has no location', () => {
+    const dynamic = buildDynamicPixBrCode({ ...dynamicBase, location: 'pix.example.com/abc' })
+    expect(() => parsePixBrCode(dynamic)).toThrow('dynamic codes are not supported')
+    expect(() => parseDynamicPixBrCode(bcbManualCode)).toThrow('location (25)')
   })
 })

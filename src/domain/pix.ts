@@ -69,6 +69,101 @@ export function buildPixBrCode(input: PixBrCodeInput): string {
   return body + crc16ccitt(body)
 }
 
+export type DynamicPixBrCodeInput = {
+  /** The charge's location as the PSP returns it, without a scheme: 'pix.psp.example/qr/v2/8b3da2f3…' (≤ 77). */
+  location: string
+  beneficiaryName: string
+  beneficiaryCity: string
+  amountCents?: number
+}
+
+export type ParsedDynamicPixBrCode = {
+  location: string
+  amountCents?: number
+  beneficiaryName: string
+  beneficiaryCity: string
+  crcValid: boolean
+  /** Top-level fields by id ('59'), plus the sub-fields of templates by dotted id ('26.25', '62.05'). */
+  fields: Record<string, string>
+}
+
+const locationMax = 77
+
+/**
+ * Builds the copy-and-paste payload of a dynamic PIX charge (a PSP's cob or cobv): field 01 = '12' (single use),
+ * field 26 holds only the GUI and the location URL (sub-field 25, no 'https://'), and 62.05 is '***' because the
+ * payer's bank reads the txid and amount from the location. The amount (54) is informative and may be left out.
+ */
+export function buildDynamicPixBrCode(input: DynamicPixBrCodeInput): string {
+  const location = input.location.trim()
+  if (!location || /^https?:\/\//i.test(location) || /[^\x21-\x7e]/.test(location)) {
+    throw new Error('PIX: the location must be a URL without scheme, in printable ASCII')
+  }
+  if (location.length > locationMax) throw new Error(`PIX: the location is longer than ${locationMax} characters`)
+  const name = cutText(input.beneficiaryName, nameMax)
+  if (!name) throw new Error('PIX: the beneficiary name is empty')
+  const city = cutText(input.beneficiaryCity, cityMax)
+  if (!city) throw new Error('PIX: the beneficiary city is empty')
+  const body = [
+    tlv('00', '01'),
+    tlv('01', '12'),
+    tlv('26', tlv('00', pixGui) + tlv('25', location)),
+    tlv('52', '0000'),
+    tlv('53', '986'),
+    input.amountCents === undefined ? '' : tlv('54', amountValue(input.amountCents)),
+    tlv('58', 'BR'),
+    tlv('59', name),
+    tlv('60', city),
+    tlv('62', tlv('05', noTxid)),
+    '6304',
+  ].join('')
+  return body + crc16ccitt(body)
+}
+
+/**
+ * Reads a dynamic PIX BR Code (a PSP's pixCopiaECola) back. Throws an Error naming the problem when the TLV
+ * structure is broken, or when there is no br.gov.bcb.pix template with a location (25), no 59, 60 or CRC last.
+ * A wrong checksum does not throw: it gives `crcValid: false`.
+ */
+export function parseDynamicPixBrCode(code: string): ParsedDynamicPixBrCode {
+  const payload = code.trim()
+  const top = parseTlv(payload, 'payload')
+  const fields: Record<string, string> = {}
+  for (const [id, value] of top) fields[id] = value
+  const ids = [...top.keys()]
+  if (ids[0] !== '00' || top.get('00') !== '01') throw new Error('PIX: the code must start with 000201')
+  if (ids.at(-1) !== '63' || !payload.endsWith(`6304${top.get('63')}`)) {
+    throw new Error('PIX: the code must end with the 4-character CRC field 63')
+  }
+  let location: string | undefined
+  for (const [id, value] of top) {
+    const n = Number(id)
+    if (!((n >= 26 && n <= 51) || id === '62' || n >= 80)) continue
+    const sub = parseTlv(value, `field ${id}`)
+    for (const [subId, subValue] of sub) fields[`${id}.${subId}`] = subValue
+    if (n <= 51 && sub.get('00')?.toLowerCase() === pixGui && location === undefined) location = sub.get('25')
+  }
+  if (location === undefined) throw new Error(`PIX: no ${pixGui} template with a location (25)`)
+  const beneficiaryName = top.get('59')
+  if (beneficiaryName === undefined) throw new Error('PIX: the beneficiary name (59) is missing')
+  const beneficiaryCity = top.get('60')
+  if (beneficiaryCity === undefined) throw new Error('PIX: the beneficiary city (60) is missing')
+  const amount = top.get('54')
+  let amountCents: number | undefined
+  if (amount !== undefined) {
+    if (!/^\d+(\.\d{1,2})?$/.test(amount)) throw new Error(`PIX: the amount (54) '${amount}' is not a decimal`)
+    amountCents = toCents(amount)
+  }
+  return {
+    location,
+    ...(amountCents === undefined ? {} : { amountCents }),
+    beneficiaryName,
+    beneficiaryCity,
+    crcValid: crc16ccitt(payload.slice(0, -4)) === top.get('63'),
+    fields,
+  }
+}
+
 /**
  * CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor) over the UTF-8 bytes of `s`,
  * as 4 upper-case hex digits: crc16ccitt('123456789') === '29B1'.

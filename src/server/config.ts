@@ -11,6 +11,8 @@ const optionalText = z
 
 // A javascript: or ftp: address would end up in links and redirects.
 const httpUrl = () => z.url({ protocol: /^https?$/, error: 'deve ser uma URL http(s) completa' })
+// The PSP's API and token endpoint are only ever reached over TLS (mTLS, in fact).
+const httpsUrl = () => z.url({ protocol: /^https$/, error: 'deve ser uma URL https completa' })
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -60,7 +62,27 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  // PIX through a PSP's API Pix (OAuth client credentials over mTLS); `manual` is the static code + admin.
+  PIX_PROVIDER: optionalText.pipe(z.enum(['manual', 'api-pix']).default('manual')),
+  PIX_API_URL: optionalText.pipe(httpsUrl().optional()),
+  PIX_OAUTH_URL: optionalText.pipe(httpsUrl().optional()),
+  PIX_CLIENT_ID: optionalText,
+  PIX_CLIENT_SECRET: optionalText,
+  PIX_CERT: optionalText,
+  PIX_KEY: optionalText,
+  PIX_CA: optionalText,
+  PIX_PSP_STYLE: optionalText.pipe(z.enum(['bcb', 'efi']).default('bcb')),
 })
+
+/** With PIX_PROVIDER=api-pix these must all be set (PIX_CA and PIX_PSP_STYLE are optional). */
+const apiPixRequired = [
+  'PIX_API_URL',
+  'PIX_OAUTH_URL',
+  'PIX_CLIENT_ID',
+  'PIX_CLIENT_SECRET',
+  'PIX_CERT',
+  'PIX_KEY',
+] as const
 
 export type Env = z.infer<typeof envSchema>
 
@@ -124,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Configuração inválida: PLATFORM_WEBHOOK_SECRET é obrigatório quando PLATFORM_WEBHOOK_URL é definido',
     )
+  if (e.PIX_PROVIDER === 'api-pix') {
+    const missing = apiPixRequired.find((name) => !e[name])
+    if (missing) throw new ConfigError(`Configuração inválida: ${missing} é obrigatório quando PIX_PROVIDER=api-pix`)
+  }
 
   const dataDir = path.resolve(e.DATA_DIR)
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')

@@ -3,9 +3,12 @@ import { ensureAdmin, prepareDatabase } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { connectDatabase } from './db/client'
 import { type Jobs, startJobs } from './jobs'
+import { checkApiPix } from './modules/pix/api-pix-check'
 
 async function main() {
   const config = loadConfig()
+  // PIX_PROVIDER=api-pix: certificate files and the PSP's token call, before anything else starts.
+  await checkApiPix(config)
   const database = await connectDatabase(config)
   await prepareDatabase(database, (m) => console.log(m))
   const app = await buildApp({ config, database })
