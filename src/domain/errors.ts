@@ -7,6 +7,7 @@ export const errorText = {
   rate_limited: 'Muitas tentativas. Aguarde um pouco e tente novamente.',
   unknown: 'Ocorreu um erro desconhecido',
   origin_forbidden: 'Origem da requisição não permitida.',
+  origin_required: 'Requisição sem origem identificada. Use o site para fazer esta operação.',
   // WhatsApp verification
   whatsapp_invalid: 'Por favor, insira um número de WhatsApp válido (apenas números).',
   code_invalid: 'Código inválido ou expirado.',
@@ -24,6 +25,8 @@ export const errorText = {
     'Seu e-mail ainda não foi confirmado. Enviamos um novo link de confirmação para sua caixa de entrada.',
   invalid_token: 'O link é inválido ou expirou. Solicite um novo.',
   email_invalid: 'Informe um e-mail válido.',
+  account_locked:
+    'Esta conta recebeu muitas tentativas de acesso com senha errada e foi bloqueada por até uma hora. Tente novamente mais tarde ou redefina sua senha.',
   // Billing
   plan_not_found: 'Plano não encontrado.',
   plan_in_use: 'Este plano possui assinaturas e não pode ser excluído. Desative-o para ocultá-lo da página de planos.',

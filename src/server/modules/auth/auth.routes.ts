@@ -17,7 +17,8 @@ import { profiles } from '../../db/schema/auth'
 import { problemSchema } from '../../http/problem'
 import { toSessionUser } from '../../http/session'
 import { forwardSetCookie, toWebHeaders } from '../../http/web-headers'
-import { hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { assertSignInAllowed, recordSignInFailure } from './sign-in-guard'
 import {
   consumeVerification,
   releaseVerification,
@@ -103,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const input = request.body
-      await hitRateLimit(app.ctx.db, `sign-up:ip:${request.ip}`, rateRules.signUpPerIp, now())
+      await hitRateLimit(app.ctx.db, `sign-up:ip:${clientKey(request.ip)}`, rateRules.signUpPerIp, now())
       // Checked before using up the verification, so the common mistake costs no new code.
       const [taken] = await app.ctx.db
         .select({ id: profiles.id })
@@ -144,8 +145,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { email, password } = request.body
-      await hitRateLimit(app.ctx.db, `sign-in:ip:${request.ip}`, rateRules.signInPerIp, now())
-      await hitRateLimit(app.ctx.db, `sign-in:account:${email}`, rateRules.signInPerAccount, now())
+      const guard = { ...app.ctx, log: request.log }
+      await assertSignInAllowed(guard, email, request.ip)
       try {
         const result = await auth.api.signInEmail({
           body: { email, password },
@@ -155,7 +156,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         forwardSetCookie(result.headers, reply)
         return { user: toSessionUser(result.response.user) }
       } catch (error) {
-        throw translate(error)
+        const translated = translate(error)
+        if (translated instanceof DomainError && translated.code === 'invalid_credentials')
+          await recordSignInFailure(guard, email, request.ip)
+        throw translated
       }
     },
   )
@@ -217,7 +221,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await hitRateLimit(app.ctx.db, `resend:ip:${request.ip}`, rateRules.resendVerificationPerIp, now())
+      await hitRateLimit(app.ctx.db, `resend:ip:${clientKey(request.ip)}`, rateRules.resendVerificationPerIp, now())
       await hitRateLimit(app.ctx.db, `resend:account:${request.body.email}`, rateRules.passwordResetPerAccount, now())
       try {
         await auth.api.sendVerificationEmail({ body: { email: request.body.email, callbackURL: '/login?verified=1' } })
@@ -239,7 +243,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await hitRateLimit(app.ctx.db, `reset:ip:${request.ip}`, rateRules.passwordResetPerIp, now())
+      await hitRateLimit(app.ctx.db, `reset:ip:${clientKey(request.ip)}`, rateRules.passwordResetPerIp, now())
       await hitRateLimit(app.ctx.db, `reset:account:${request.body.email}`, rateRules.passwordResetPerAccount, now())
       await auth.api.requestPasswordReset({ body: { email: request.body.email, redirectTo: '/reset-password' } })
       return { ok: true as const }
