@@ -14,6 +14,7 @@ export const errorText = {
   code_attempts_exceeded: 'Número máximo de tentativas excedido. Solicite um novo código.',
   code_resend_too_soon: 'Aguarde 60 segundos antes de solicitar um novo código.',
   code_hourly_limit: 'Limite de códigos por hora atingido para este número. Tente novamente mais tarde.',
+  code_daily_limit: 'Limite diário de códigos atingido para este número. Tente novamente amanhã.',
   whatsapp_not_verified: 'Por favor, verifique seu número de WhatsApp antes de continuar.',
   whatsapp_send_failed: 'Não foi possível enviar a mensagem pelo WhatsApp. Tente novamente.',
   // Accounts

@@ -18,6 +18,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   code_attempts_exceeded: 429,
   code_resend_too_soon: 429,
   code_hourly_limit: 429,
+  code_daily_limit: 429,
   whatsapp_not_verified: 400,
   whatsapp_send_failed: 502,
   email_taken: 422,

@@ -18,6 +18,7 @@ import { problemSchema } from '../../http/problem'
 import { toSessionUser } from '../../http/session'
 import { forwardSetCookie, toWebHeaders } from '../../http/web-headers'
 import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { issueBrowserToken, readBrowserToken } from '../whatsapp/browser-token'
 import { assertSignInAllowed, recordSignInFailure } from './sign-in-guard'
 import {
   consumeVerification,
@@ -70,8 +71,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okSchema, ...errors, 502: problemSchema },
       },
     },
-    async (request) => {
-      await sendVerificationCode(verificationDeps(), request.body.phone_number, request.ip)
+    async (request, reply) => {
+      const browserToken = issueBrowserToken(request, reply, app.ctx.config.secureCookies)
+      await sendVerificationCode(verificationDeps(), request.body.phone_number, request.ip, browserToken)
       return { ok: true as const }
     },
   )
@@ -86,8 +88,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ success: z.literal(true) }), ...errors },
       },
     },
-    async (request) => {
-      await verifyCode(verificationDeps(), request.body.phone_number, request.body.code, request.ip)
+    async (request, reply) => {
+      const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
+      await verifyCode(verificationDeps(), request.body.phone_number, request.body.code, request.ip, browserToken)
+      // The verified number now waits 30 minutes for this browser: the cookie lives that long from here.
+      issueBrowserToken(request, reply, app.ctx.config.secureCookies)
       return { success: true as const }
     },
   )
@@ -112,7 +117,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(profiles.email, input.email))
         .limit(1)
       if (taken) throw new DomainError('email_taken')
-      const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, now())
+      const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
+      const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, browserToken, now())
       try {
         await auth.api.signUpEmail({
           body: {

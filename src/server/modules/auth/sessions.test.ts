@@ -56,11 +56,14 @@ async function createAccount(app: TestApp, options: { confirm?: boolean } = {}):
   const ip = newIp()
   const phone = uniquePhone()
   const email = `conta${phone}@example.com`
-  expect((await post(app.app, '/api/whatsapp/send-code', { phone_number: phone }, ip)).statusCode).toBe(200)
+  const sent = await post(app.app, '/api/whatsapp/send-code', { phone_number: phone }, ip)
+  expect(sent.statusCode).toBe(200)
+  const browser = cookieHeader(sent)
   const code = await lastWhatsAppCode(app.outboxPath, phone)
-  expect((await post(app.app, '/api/whatsapp/verify-code', { phone_number: phone, code }, ip)).statusCode).toBe(200)
+  const verified = await post(app.app, '/api/whatsapp/verify-code', { phone_number: phone, code }, ip, browser)
+  expect(verified.statusCode).toBe(200)
   const body = { name: 'Carlos Lima', companyName: 'Lima & Filhos', whatsappNumber: phone, email, password }
-  const signUp = await post(app.app, '/api/auth/sign-up', body, ip)
+  const signUp = await post(app.app, '/api/auth/sign-up', body, ip, browser)
   expect(signUp.statusCode, signUp.body).toBe(201)
   if (options.confirm !== false) {
     const link = new URL(await lastEmailLink(app.outboxPath, email, /verify-email/))
