@@ -38,10 +38,10 @@ async function expectToast(page: Page, title: string) {
   await toast(page, title).first().waitFor({ state: 'visible' })
 }
 
-async function api(path: string, body: unknown): Promise<Response> {
+async function api(path: string, body: unknown, cookie?: string): Promise<Response> {
   const response = await fetch(at(path), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
+    headers: { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   })
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
@@ -59,16 +59,19 @@ async function createAccount() {
   const phone = uniquePhone()
   const email = `cliente${phone}@example.com`
   const password = 'senha-segura-123'
-  await api('/api/whatsapp/send-code', { phone_number: phone })
+  // The verification cookie send-code sets is what makes this one browser for verify-code and sign-up.
+  const sent = await api('/api/whatsapp/send-code', { phone_number: phone })
+  const browser = sent.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
   const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: phone }, whatsappCode)
-  await api('/api/whatsapp/verify-code', { phone_number: phone, code })
-  await api('/api/auth/sign-up', {
-    name: 'Ana Cliente',
-    companyName: 'Loja da Ana',
-    whatsappNumber: phone,
-    email,
-    password,
-  })
+  await api('/api/whatsapp/verify-code', { phone_number: phone, code }, browser)
+  await api(
+    '/api/auth/sign-up',
+    { name: 'Ana Cliente', companyName: 'Loja da Ana', whatsappNumber: phone, email, password },
+    browser,
+  )
   const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
   await fetch(link, { redirect: 'manual' })
   return { email, password, phone }

@@ -45,10 +45,17 @@ afterAll(async () => {
 
 /** The real sign-up: WhatsApp code from the outbox, account, e-mail confirmation link. */
 async function signUpThroughApi() {
-  const headers = { 'content-type': 'application/json', origin: server.url }
+  // One browser: the verification cookie send-code sets goes back with verify-code and sign-up.
+  let cookie = ''
   const post = async (path: string, body: unknown) => {
+    const headers = { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie } : {}) }
     const response = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
     expect(response.status, `${path}: ${await response.clone().text()}`).toBeLessThan(300)
+    const set = response.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    if (set) cookie = set
   }
   await post('/api/whatsapp/send-code', { phone_number: user.phone })
   const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: user.phone }, whatsappCode)

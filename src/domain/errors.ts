@@ -7,12 +7,14 @@ export const errorText = {
   rate_limited: 'Muitas tentativas. Aguarde um pouco e tente novamente.',
   unknown: 'Ocorreu um erro desconhecido',
   origin_forbidden: 'Origem da requisição não permitida.',
+  origin_required: 'Requisição sem origem identificada. Use o site para fazer esta operação.',
   // WhatsApp verification
   whatsapp_invalid: 'Por favor, insira um número de WhatsApp válido (apenas números).',
   code_invalid: 'Código inválido ou expirado.',
   code_attempts_exceeded: 'Número máximo de tentativas excedido. Solicite um novo código.',
   code_resend_too_soon: 'Aguarde 60 segundos antes de solicitar um novo código.',
   code_hourly_limit: 'Limite de códigos por hora atingido para este número. Tente novamente mais tarde.',
+  code_daily_limit: 'Limite diário de códigos atingido para este número. Tente novamente amanhã.',
   whatsapp_not_verified: 'Por favor, verifique seu número de WhatsApp antes de continuar.',
   whatsapp_send_failed: 'Não foi possível enviar a mensagem pelo WhatsApp. Tente novamente.',
   // Accounts
@@ -32,6 +34,8 @@ export const errorText = {
     'Não é possível excluir a conta enquanto houver uma fatura em aberto. Pague a fatura ou fale com o suporte antes de excluir a conta.',
   last_admin_delete:
     'Você é o último administrador. Promova outro usuário a administrador antes de excluir a sua conta.',
+  account_locked:
+    'Esta conta recebeu muitas tentativas de acesso com senha errada e foi bloqueada por até uma hora. Tente novamente mais tarde ou redefina sua senha.',
   // Billing
   plan_not_found: 'Plano não encontrado.',
   plan_in_use: 'Este plano possui assinaturas e não pode ser excluído. Desative-o para ocultá-lo da página de planos.',

@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sessions } from './db/schema/auth'
 import { createTestApp, type TestApp } from './test/test-app'
+import { createUser } from './test/users'
 
 let t: TestApp
 beforeAll(async () => {
@@ -134,12 +137,81 @@ describe('errors and protection', () => {
     expect(response.json()).toMatchObject({ code: 'origin_forbidden', message: 'Origem da requisição não permitida.' })
   })
 
-  it('accepts a write from the app origin and from a client without Origin', async () => {
+  it('accepts a write from the app origin, from a same-origin fetch and from a client without cookies', async () => {
     const body = { email: 'ninguem@example.com', password: 'qualquer-coisa' }
-    for (const headers of [{ origin: 'http://localhost:3000' }, {}]) {
+    for (const headers of [{ origin: 'http://localhost:3000' }, { 'sec-fetch-site': 'same-origin' }, {}]) {
       const response = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in', payload: body, headers })
       expect(response.statusCode).toBe(401)
     }
+  })
+
+  describe('on the routed path and for cookie-authenticated writes', () => {
+    async function liveSessions(userId: string) {
+      return t.database.db.select().from(sessions).where(eq(sessions.userId, userId))
+    }
+
+    it('refuses a percent-encoded /%61pi/... write from a foreign origin, and the session survives', async () => {
+      const user = await createUser(t)
+      const before = await liveSessions(user.id)
+      expect(before).toHaveLength(1)
+      for (const url of ['/%61pi/auth/sign-out', '/%61%70%69/auth/sign-out']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: { origin: 'https://evil.example', cookie: user.cookie },
+        })
+        expect(response.statusCode, url).toBe(403)
+        expect(response.json()).toMatchObject({ code: 'origin_forbidden' })
+      }
+      expect(await liveSessions(user.id)).toEqual(before)
+    })
+
+    it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('checks %s as well', async (method) => {
+      const response = await t.app.inject({
+        method: method as 'POST',
+        url: '/api/profile',
+        payload: {},
+        headers: { origin: 'https://evil.example' },
+      })
+      expect(response.statusCode).toBe(403)
+      expect(response.json().code).toBe('origin_forbidden')
+    })
+
+    it('refuses a cookie write with neither Origin nor Sec-Fetch-Site: same-origin', async () => {
+      const user = await createUser(t)
+      const before = await liveSessions(user.id)
+      for (const headers of [{}, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }]) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-out',
+          headers: { cookie: user.cookie, ...headers },
+        })
+        expect(response.statusCode, JSON.stringify(headers)).toBe(403)
+        expect(response.json()).toMatchObject({
+          code: 'origin_required',
+          message: 'Requisição sem origem identificada. Use o site para fazer esta operação.',
+        })
+      }
+      expect(await liveSessions(user.id)).toEqual(before)
+      // The browser's own same-origin fetch, even without Origin, passes.
+      const own = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-out',
+        headers: { cookie: user.cookie, 'sec-fetch-site': 'same-origin' },
+      })
+      expect(own.statusCode).toBe(200)
+      expect(await liveSessions(user.id)).toHaveLength(0)
+    })
+
+    it('leaves signed provider webhooks under /api/webhooks/ to their signature', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/stripe',
+        payload: '{}',
+        headers: { origin: 'https://evil.example', 'content-type': 'application/json', cookie: 'a=b' },
+      })
+      expect(response.json().code).not.toMatch(/^origin_/)
+    })
   })
 
   it('answers a malformed JSON body with a 400 problem, not a 500', async () => {

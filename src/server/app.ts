@@ -51,11 +51,36 @@ export type AppOptions = {
 
 export const defaultWebRoot = path.resolve('dist/web')
 
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count becomes "trust the first n hops from the socket" (proxy-addr's
+ * hop-count trust, which this Fastify version no longer builds from a bare number): the client is the n-th address
+ * from the right of X-Forwarded-For, whatever the client wrote further left.
+ */
+export function trustProxyOption(
+  value: Config['TRUST_PROXY'],
+): string | false | ((addr: string, i: number) => boolean) {
+  if (typeof value === 'number') return (_addr, hop) => hop < value
+  return value
+}
+
+/** The matched route's path, or (no route matched) the request path decoded as the router would. */
+function routedPath(routeUrl: string | undefined, rawUrl: string): string {
+  if (routeUrl) return routeUrl
+  const pathname = rawUrl.split('?')[0] ?? '/'
+  try {
+    return decodeURIComponent(pathname)
+  } catch {
+    return pathname
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.LOG_LEVEL },
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>()
 
   const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) }
@@ -122,11 +147,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionPlugin)
 
   // Cookie-authenticated writes must come from our own pages (SameSite=Lax covers most, this covers the rest).
+  // The path checked is the one the router matched (`/%61pi/...` routes to /api/...), never the raw URL.
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/webhooks/')) return
+    if (!unsafeMethods.has(request.method)) return
+    const routed = routedPath(request.routeOptions.url, request.url)
+    if (!(routed === '/api' || routed.startsWith('/api/'))) return
+    // Provider webhooks carry no cookie and prove themselves with a signature.
+    if (routed.startsWith('/api/webhooks/')) return
     const origin = request.headers.origin
-    if (origin && !config.trustedOrigins.includes(origin)) throw new DomainError('origin_forbidden')
+    if (origin) {
+      if (!config.trustedOrigins.includes(origin)) throw new DomainError('origin_forbidden')
+      return
+    }
+    if (request.headers['sec-fetch-site'] === 'same-origin') return
+    // No Origin and no same-origin fetch metadata: only a request without cookies (a script, curl) may pass.
+    if (request.headers.cookie) throw new DomainError('origin_required')
   })
 
   await app.register(swagger, {

@@ -60,6 +60,18 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(true)
   })
 
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.0/8', '10.0.0.0/8'],
+    [' 10.0.0.1 , 192.168.0.0/16,fd00::/8 ', '10.0.0.1,192.168.0.0/16,fd00::/8'],
+    ['loopback', 'loopback'],
+  ])('takes TRUST_PROXY=%j in one of Fastify\'s forms, never "trust anything"', (value, expected) => {
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: value }).TRUST_PROXY).toBe(expected)
+  })
+
   it('treats blank optional values as unset', () => {
     const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: '  ', SMTP_URL: '', APP_URL: '' })
     expect(config.DATABASE_URL).toBeUndefined()
@@ -88,7 +100,10 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAIL: 'a@example.com', ADMIN_PASSWORD: 'curta' }, 'ADMIN_PASSWORD', 'pelo menos 8 caracteres'],
     [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL', 'deve começar com smtp://'],
     [{ NODE_ENV: 'prod' }, 'NODE_ENV', 'development, production, test'],
-    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY', 'true, false'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY', 'número de proxies'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY', 'não aceita true'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY', 'endereços/CIDRs'],
+    [{ TRUST_PROXY: '10.0.0.1, *' }, 'TRUST_PROXY', 'endereços/CIDRs'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'deve ser um destes'],
   ])('refuses %j with one line naming %s', (env, name, problem) => {
     const error = failure(env)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
 
@@ -13,6 +14,47 @@ const optionalText = z
 const httpUrl = () => z.url({ protocol: /^https?$/, error: 'deve ser uma URL http(s) completa' })
 // The PSP's API and token endpoint are only ever reached over TLS (mTLS, in fact).
 const httpsUrl = () => z.url({ protocol: /^https$/, error: 'deve ser uma URL https completa' })
+
+/** proxy-addr's names for address ranges, which Fastify's trustProxy accepts among the addresses. */
+const proxyRangeNames = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+function isProxyAddress(entry: string): boolean {
+  if (proxyRangeNames.has(entry)) return true
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const kind = isIP(address)
+  if (!kind || rest.length > 0) return false
+  if (prefix === undefined) return true
+  if (!/^\d{1,3}$/.test(prefix)) return false
+  return Number(prefix) <= (kind === 4 ? 32 : 128)
+}
+
+/**
+ * TRUST_PROXY in Fastify's own forms, never "trust anything": `false` (or 0), the number of proxies in front of
+ * the app (the client is that many hops back in X-Forwarded-For), or the proxies' addresses/CIDRs, comma-separated.
+ */
+export function parseTrustProxy(value: string, ctx: z.RefinementCtx): false | number | string {
+  if (value === '' || value === 'false' || value === '0') return false
+  if (value === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'não aceita true, que confiaria em qualquer X-Forwarded-For enviado pelo cliente; use o número de proxies à frente do app (ex.: 1) ou os endereços/CIDRs deles (ex.: 10.0.0.0/8)',
+    })
+    return z.NEVER
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    if (hops <= 10) return hops
+  } else {
+    const entries = value.split(',').map((e) => e.trim())
+    if (entries.every(isProxyAddress)) return entries.join(',')
+  }
+  ctx.addIssue({
+    code: 'custom',
+    message: 'deve ser false, o número de proxies (1 a 10) ou uma lista de endereços/CIDRs separados por vírgula',
+  })
+  return z.NEVER
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -52,10 +94,7 @@ const envSchema = z.object({
   COMPANY_ADDRESS: z.string().min(1).default('Rua Exemplo, 100, Centro, Itaitinga - CE, 61880-000, Brasil'),
   COMPANY_CREDIT: z.string().min(1).default('Equipe Atendimento Multicanal'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
   PLATFORM_WEBHOOK_URL: optionalText.pipe(httpUrl().optional()),
   PLATFORM_WEBHOOK_SECRET: optionalText.pipe(z.string().min(16, 'deve ter pelo menos 16 caracteres').optional()),
   RUN_JOBS: z

@@ -43,12 +43,35 @@ export function get(app: FastifyInstance, url: string, cookie?: string) {
   return app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} })
 }
 
-export async function verifyPhone(t: TestApp, phone: string): Promise<void> {
-  const sent = await post(t.app, '/api/whatsapp/send-code', { phone_number: phone })
+/** The `name=value` pairs a response sets, ready for a Cookie header. */
+export function responseCookies(response: { headers: Record<string, unknown> }): string {
+  const value = response.headers['set-cookie']
+  const list = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []
+  return list.map((c) => c.split(';')[0]).join('; ')
+}
+
+/** Joins Cookie headers (empty parts dropped). */
+export function cookies(...parts: (string | undefined)[]): string {
+  return parts.filter(Boolean).join('; ')
+}
+
+/**
+ * Verifies the number the way a browser does, and returns that browser's verification cookie: sign-up and the
+ * profile's number change need it (a verification belongs to the browser that asked for it).
+ */
+export async function verifyPhone(t: TestApp, phone: string, cookie?: string): Promise<string> {
+  const sent = await post(t.app, '/api/whatsapp/send-code', { phone_number: phone }, cookie)
   expect(sent.statusCode, sent.body).toBe(200)
+  const browser = responseCookies(sent)
   const code = await lastWhatsAppCode(t.outboxPath, phone)
-  const verified = await post(t.app, '/api/whatsapp/verify-code', { phone_number: phone, code })
+  const verified = await post(
+    t.app,
+    '/api/whatsapp/verify-code',
+    { phone_number: phone, code },
+    cookies(cookie, browser),
+  )
   expect(verified.statusCode, verified.body).toBe(200)
+  return browser
 }
 
 export type TestUser = { id: string; email: string; password: string; phone: string; cookie: string }
@@ -61,14 +84,13 @@ export async function createUser(
   const phone = uniquePhone()
   const email = options.email ?? `user${phone}@example.com`
   const password = 'senha-segura-123'
-  await verifyPhone(t, phone)
-  const signUp = await post(t.app, '/api/auth/sign-up', {
-    name: options.name ?? 'Maria Cliente',
-    companyName: 'Loja da Maria',
-    whatsappNumber: phone,
-    email,
-    password,
-  })
+  const browser = await verifyPhone(t, phone)
+  const signUp = await post(
+    t.app,
+    '/api/auth/sign-up',
+    { name: options.name ?? 'Maria Cliente', companyName: 'Loja da Maria', whatsappNumber: phone, email, password },
+    browser,
+  )
   expect(signUp.statusCode, signUp.body).toBe(201)
   const link = await lastEmailLink(t.outboxPath, email, /verify-email/)
   const confirm = await t.app.inject({ method: 'GET', url: new URL(link).pathname + new URL(link).search })

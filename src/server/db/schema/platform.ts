@@ -8,7 +8,10 @@ export const whatsappVerifications = pgTable(
     id: text('id').primaryKey(),
     phoneNumber: text('phone_number').notNull(),
     codeHash: text('code_hash').notNull(),
+    /** The requester's network (clientKey): send quotas count per number and requester. */
     ip: text('ip'),
+    /** SHA-256 of the asking browser's token: the code, and the verification, belong to that browser. */
+    browserHash: text('browser_hash'),
     attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

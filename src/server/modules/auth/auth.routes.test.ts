@@ -45,15 +45,20 @@ describe('sign-up', () => {
 
   it('refuses a role sent in the sign-up body', async () => {
     const phone = uniquePhone()
-    await verifyPhone(t, phone)
-    const response = await post(t.app, '/api/auth/sign-up', {
-      name: 'Esperto',
-      companyName: 'Empresa',
-      whatsappNumber: phone,
-      email: 'esperto@example.com',
-      password: 'senha-segura-123',
-      roleId: 1,
-    })
+    const browser = await verifyPhone(t, phone)
+    const response = await post(
+      t.app,
+      '/api/auth/sign-up',
+      {
+        name: 'Esperto',
+        companyName: 'Empresa',
+        whatsappNumber: phone,
+        email: 'esperto@example.com',
+        password: 'senha-segura-123',
+        roleId: 1,
+      },
+      browser,
+    )
     expect(response.statusCode).toBe(400)
     const rows = await t.database.db.select().from(profiles).where(eq(profiles.email, 'esperto@example.com'))
     expect(rows).toHaveLength(0)
@@ -61,15 +66,14 @@ describe('sign-up', () => {
 
   it('blocks sign-in until the e-mail is confirmed, with a clear message', async () => {
     const phone = uniquePhone()
-    await verifyPhone(t, phone)
+    const browser = await verifyPhone(t, phone)
     const email = 'pendente@example.com'
-    const signUp = await post(t.app, '/api/auth/sign-up', {
-      name: 'Pendente',
-      companyName: 'Empresa',
-      whatsappNumber: phone,
-      email,
-      password: 'senha-segura-123',
-    })
+    const signUp = await post(
+      t.app,
+      '/api/auth/sign-up',
+      { name: 'Pendente', companyName: 'Empresa', whatsappNumber: phone, email, password: 'senha-segura-123' },
+      browser,
+    )
     expect(signUp.statusCode).toBe(201)
     const response = await post(t.app, '/api/auth/sign-in', { email, password: 'senha-segura-123' })
     expect(response.statusCode).toBe(403)

@@ -17,7 +17,9 @@ import { profiles } from '../../db/schema/auth'
 import { problemSchema } from '../../http/problem'
 import { toSessionUser } from '../../http/session'
 import { forwardSetCookie, toWebHeaders } from '../../http/web-headers'
-import { hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { issueBrowserToken, readBrowserToken } from '../whatsapp/browser-token'
+import { assertSignInAllowed, recordSignInFailure } from './sign-in-guard'
 import {
   consumeVerification,
   releaseVerification,
@@ -69,8 +71,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: okSchema, ...errors, 502: problemSchema },
       },
     },
-    async (request) => {
-      await sendVerificationCode(verificationDeps(), request.body.phone_number, request.ip)
+    async (request, reply) => {
+      const browserToken = issueBrowserToken(request, reply, app.ctx.config.secureCookies)
+      await sendVerificationCode(verificationDeps(), request.body.phone_number, request.ip, browserToken)
       return { ok: true as const }
     },
   )
@@ -85,8 +88,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ success: z.literal(true) }), ...errors },
       },
     },
-    async (request) => {
-      await verifyCode(verificationDeps(), request.body.phone_number, request.body.code, request.ip)
+    async (request, reply) => {
+      const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
+      await verifyCode(verificationDeps(), request.body.phone_number, request.body.code, request.ip, browserToken)
+      // The verified number now waits 30 minutes for this browser: the cookie lives that long from here.
+      issueBrowserToken(request, reply, app.ctx.config.secureCookies)
       return { success: true as const }
     },
   )
@@ -103,7 +109,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const input = request.body
-      await hitRateLimit(app.ctx.db, `sign-up:ip:${request.ip}`, rateRules.signUpPerIp, now())
+      await hitRateLimit(app.ctx.db, `sign-up:ip:${clientKey(request.ip)}`, rateRules.signUpPerIp, now())
       // Checked before using up the verification, so the common mistake costs no new code.
       const [taken] = await app.ctx.db
         .select({ id: profiles.id })
@@ -111,7 +117,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .where(eq(profiles.email, input.email))
         .limit(1)
       if (taken) throw new DomainError('email_taken')
-      const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, now())
+      const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
+      const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, browserToken, now())
       try {
         await auth.api.signUpEmail({
           body: {
@@ -144,8 +151,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { email, password } = request.body
-      await hitRateLimit(app.ctx.db, `sign-in:ip:${request.ip}`, rateRules.signInPerIp, now())
-      await hitRateLimit(app.ctx.db, `sign-in:account:${email}`, rateRules.signInPerAccount, now())
+      const guard = { ...app.ctx, log: request.log }
+      await assertSignInAllowed(guard, email, request.ip)
       try {
         const result = await auth.api.signInEmail({
           body: { email, password },
@@ -155,7 +162,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         forwardSetCookie(result.headers, reply)
         return { user: toSessionUser(result.response.user) }
       } catch (error) {
-        throw translate(error)
+        const translated = translate(error)
+        if (translated instanceof DomainError && translated.code === 'invalid_credentials')
+          await recordSignInFailure(guard, email, request.ip)
+        throw translated
       }
     },
   )
@@ -217,7 +227,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await hitRateLimit(app.ctx.db, `resend:ip:${request.ip}`, rateRules.resendVerificationPerIp, now())
+      await hitRateLimit(app.ctx.db, `resend:ip:${clientKey(request.ip)}`, rateRules.resendVerificationPerIp, now())
       await hitRateLimit(app.ctx.db, `resend:account:${request.body.email}`, rateRules.passwordResetPerAccount, now())
       try {
         await auth.api.sendVerificationEmail({ body: { email: request.body.email, callbackURL: '/login?verified=1' } })
@@ -239,7 +249,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await hitRateLimit(app.ctx.db, `reset:ip:${request.ip}`, rateRules.passwordResetPerIp, now())
+      await hitRateLimit(app.ctx.db, `reset:ip:${clientKey(request.ip)}`, rateRules.passwordResetPerIp, now())
       await hitRateLimit(app.ctx.db, `reset:account:${request.body.email}`, rateRules.passwordResetPerAccount, now())
       await auth.api.requestPasswordReset({ body: { email: request.body.email, redirectTo: '/reset-password' } })
       return { ok: true as const }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readOutbox } from '../messaging/outbox'
 import { createTestApp, type TestApp } from '../../test/test-app'
-import { lastEmailLink, lastWhatsAppCode, origin, uniquePhone } from '../../test/users'
+import { lastEmailLink, lastWhatsAppCode, origin, responseCookies, uniquePhone } from '../../test/users'
 
 const password = 'senha-segura-123'
 const newPassword = 'nova-senha-456'
@@ -21,8 +21,14 @@ function newIp(): string {
   return `10.4.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
 }
 
-function post(url: string, payload: Record<string, unknown>, ip = newIp()) {
-  return t.app.inject({ method: 'POST', url, payload, headers: { origin }, remoteAddress: ip })
+function post(url: string, payload: Record<string, unknown>, ip = newIp(), cookie?: string) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { origin, ...(cookie ? { cookie } : {}) },
+    remoteAddress: ip,
+  })
 }
 
 function session(cookie: string) {
@@ -44,11 +50,13 @@ async function createAccount(): Promise<string> {
   const ip = newIp()
   const phone = uniquePhone()
   const email = `reset${phone}@example.com`
-  expect((await post('/api/whatsapp/send-code', { phone_number: phone }, ip)).statusCode).toBe(200)
+  const sent = await post('/api/whatsapp/send-code', { phone_number: phone }, ip)
+  expect(sent.statusCode).toBe(200)
+  const browser = responseCookies(sent)
   const code = await lastWhatsAppCode(t.outboxPath, phone)
-  expect((await post('/api/whatsapp/verify-code', { phone_number: phone, code }, ip)).statusCode).toBe(200)
+  expect((await post('/api/whatsapp/verify-code', { phone_number: phone, code }, ip, browser)).statusCode).toBe(200)
   const body = { name: 'Beatriz', companyName: 'Padaria Bia', whatsappNumber: phone, email, password }
-  expect((await post('/api/auth/sign-up', body, ip)).statusCode).toBe(201)
+  expect((await post('/api/auth/sign-up', body, ip, browser)).statusCode).toBe(201)
   const link = new URL(await lastEmailLink(t.outboxPath, email, /verify-email/))
   await t.app.inject({ method: 'GET', url: link.pathname + link.search })
   return email

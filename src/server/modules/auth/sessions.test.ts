@@ -56,11 +56,14 @@ async function createAccount(app: TestApp, options: { confirm?: boolean } = {}):
   const ip = newIp()
   const phone = uniquePhone()
   const email = `conta${phone}@example.com`
-  expect((await post(app.app, '/api/whatsapp/send-code', { phone_number: phone }, ip)).statusCode).toBe(200)
+  const sent = await post(app.app, '/api/whatsapp/send-code', { phone_number: phone }, ip)
+  expect(sent.statusCode).toBe(200)
+  const browser = cookieHeader(sent)
   const code = await lastWhatsAppCode(app.outboxPath, phone)
-  expect((await post(app.app, '/api/whatsapp/verify-code', { phone_number: phone, code }, ip)).statusCode).toBe(200)
+  const verified = await post(app.app, '/api/whatsapp/verify-code', { phone_number: phone, code }, ip, browser)
+  expect(verified.statusCode).toBe(200)
   const body = { name: 'Carlos Lima', companyName: 'Lima & Filhos', whatsappNumber: phone, email, password }
-  const signUp = await post(app.app, '/api/auth/sign-up', body, ip)
+  const signUp = await post(app.app, '/api/auth/sign-up', body, ip, browser)
   expect(signUp.statusCode, signUp.body).toBe(201)
   if (options.confirm !== false) {
     const link = new URL(await lastEmailLink(app.outboxPath, email, /verify-email/))
@@ -68,6 +71,11 @@ async function createAccount(app: TestApp, options: { confirm?: boolean } = {}):
     expect(confirmed.headers.location).toBe('/login?verified=1')
   }
   return { email }
+}
+
+function sessionToken(response: { headers: Record<string, unknown> }): string {
+  const cookie = setCookies(response).find((c) => c.includes('session_token='))
+  return decodeURIComponent(cookie?.split(';')[0]?.split('=')[1] ?? '').split('.')[0] ?? ''
 }
 
 function signIn(app: TestApp['app'], email: string, pass: string, ip = newIp()) {
@@ -125,28 +133,79 @@ describe('sign-in', () => {
     expect(await emailsTo(t, email)).toHaveLength(1)
   })
 
-  it('blocks the 11th attempt on one account within 15 minutes, even with the right password', async () => {
+  it('locks only the (account, address) pair after 10 wrong passwords: the owner still signs in from theirs', async () => {
     const { email } = await createAccount(t)
+    const stranger = newIp()
     for (let i = 0; i < 10; i++) {
-      // Different addresses: the per-account limit must hold across them.
-      const response = await signIn(t.app, email, `errada-${i}-123`)
+      const response = await signIn(t.app, email, `errada-${i}-123`, stranger)
       expect(response.statusCode, `attempt ${i + 1}`).toBe(401)
     }
-    const blocked = await signIn(t.app, email.toUpperCase(), password)
+    // The stranger's address is locked for this account, even with the right password.
+    const blocked = await signIn(t.app, email.toUpperCase(), password, stranger)
     expect(blocked.statusCode).toBe(429)
     expect(blocked.json()).toMatchObject({
       code: 'rate_limited',
       message: 'Muitas tentativas. Aguarde um pouco e tente novamente.',
     })
     expect(setCookies(blocked)).toEqual([])
+    // The owner, from an address that has not failed, signs in and gets a session row.
+    const owner = await signIn(t.app, email, password)
+    expect(owner.statusCode, owner.body).toBe(200)
+    const [row] = await t.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.token, sessionToken(owner)))
+    expect(row).toBeDefined()
     t.clock.advance(15 * 60_000)
-    expect((await signIn(t.app, email, password)).statusCode).toBe(200)
+    expect((await signIn(t.app, email, password, stranger)).statusCode).toBe(200)
   }, 120_000)
+
+  it('counts failures, not attempts: right passwords from one address never lock it', async () => {
+    const { email } = await createAccount(t)
+    const ip = newIp()
+    for (let i = 0; i < 12; i++) {
+      const response = await signIn(t.app, email, password, ip)
+      expect(response.statusCode, `sign-in ${i + 1}`).toBe(200)
+    }
+  }, 120_000)
+
+  it('locks the whole account after 100 failures in an hour and mails its owner once', async () => {
+    const { email } = await createAccount(t)
+    const lockNotices = async () => (await emailsTo(t, email)).filter((m) => m.subject?.includes('bloqueado'))
+    // Ten networks, ten wrong passwords each (each pair reaches its own limit, each address stays under 30).
+    const networks = Array.from({ length: 10 }, () => newIp())
+    for (const [n, ip] of networks.entries()) {
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => signIn(t.app, email, `errada-${n}-${i}-123`, ip)),
+      )
+      expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(401))
+    }
+    expect(await lockNotices()).toHaveLength(1)
+    const [notice] = await lockNotices()
+    expect(notice?.subject).toBe('Acesso à sua conta bloqueado temporariamente')
+    expect(notice?.text).toContain('http://localhost:3000/forgot-password')
+
+    // Now even the right password from a fresh address is refused, and no session is created.
+    const sessionsBefore = await t.database.db.select().from(sessions)
+    const locked = await signIn(t.app, email, password)
+    expect(locked.statusCode).toBe(429)
+    expect(locked.json()).toMatchObject({
+      code: 'account_locked',
+      message:
+        'Esta conta recebeu muitas tentativas de acesso com senha errada e foi bloqueada por até uma hora. Tente novamente mais tarde ou redefina sua senha.',
+    })
+    expect(await t.database.db.select().from(sessions)).toHaveLength(sessionsBefore.length)
+    expect((await signIn(t.app, email, 'mais-uma-errada-123')).statusCode).toBe(429)
+    expect(await lockNotices()).toHaveLength(1)
+
+    t.clock.advance(60 * 60_000)
+    expect((await signIn(t.app, email, password)).statusCode).toBe(200)
+  }, 300_000)
 
   it('blocks an address after 30 attempts within 15 minutes, whatever the accounts', async () => {
     const { email } = await createAccount(t)
     const ip = newIp()
-    // Every attempt counts against the address, also those the per-account limit already refuses
+    // Every attempt counts against the address, also those the (account, address) lock already refuses
     // (which keeps this test from hashing 30 passwords).
     for (let i = 0; i < 30; i++) {
       const response = await signIn(t.app, 'alvo-de-forca-bruta@example.com', password, ip)

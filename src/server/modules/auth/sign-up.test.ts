@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, isNotNull } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { profiles } from '../../db/schema/auth'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
 import { createTestApp, type TestApp } from '../../test/test-app'
-import { lastEmailLink, lastWhatsAppCode, origin, signIn, uniquePhone } from '../../test/users'
+import { lastEmailLink, lastWhatsAppCode, origin, responseCookies, signIn, uniquePhone } from '../../test/users'
 
 const minute = 60_000
 const password = 'senha-segura-123'
@@ -24,22 +24,41 @@ function newIp(): string {
   return `10.2.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
 }
 
-function post(url: string, payload: Record<string, unknown>, ip: string) {
-  return t.app.inject({ method: 'POST', url, payload, headers: { origin }, remoteAddress: ip })
+function post(url: string, payload: Record<string, unknown>, ip: string, cookie?: string) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { origin, ...(cookie ? { cookie } : {}) },
+    remoteAddress: ip,
+  })
 }
 
-async function verifyPhone(phone: string, ip = newIp()): Promise<void> {
-  expect((await post('/api/whatsapp/send-code', { phone_number: phone }, ip)).statusCode).toBe(200)
+/** The browser that verified each number (its verification cookie): sign-ups of that number come from it. */
+const browsers = new Map<string, string>()
+
+async function verifyPhone(phone: string, ip = newIp()): Promise<string> {
+  const sent = await post('/api/whatsapp/send-code', { phone_number: phone }, ip)
+  expect(sent.statusCode).toBe(200)
+  const browser = responseCookies(sent)
   const code = await lastWhatsAppCode(t.outboxPath, phone)
-  expect((await post('/api/whatsapp/verify-code', { phone_number: phone, code }, ip)).statusCode).toBe(200)
+  expect((await post('/api/whatsapp/verify-code', { phone_number: phone, code }, ip, browser)).statusCode).toBe(200)
+  browsers.set(phone, browser)
+  return browser
 }
 
 function signUpBody(phone: string, email: string, extra: Record<string, unknown> = {}) {
   return { name: 'Ana Souza', companyName: 'Ótica Ana', whatsappNumber: phone, email, password, ...extra }
 }
 
-function signUp(phone: string, email: string, ip = newIp(), extra: Record<string, unknown> = {}) {
-  return post('/api/auth/sign-up', signUpBody(phone, email, extra), ip)
+function signUp(
+  phone: string,
+  email: string,
+  ip = newIp(),
+  extra: Record<string, unknown> = {},
+  browser = browsers.get(phone),
+) {
+  return post('/api/auth/sign-up', signUpBody(phone, email, extra), ip, browser)
 }
 
 async function profileByEmail(email: string) {
@@ -97,6 +116,28 @@ describe('sign-up', () => {
     const response = await signUp(phone, 'so-enviou@example.com')
     expect(response.statusCode).toBe(400)
     expect(response.json().code).toBe('whatsapp_not_verified')
+  })
+
+  it("refuses a number verified in another browser: without its cookie, or with another browser's", async () => {
+    const phone = uniquePhone()
+    await verifyPhone(phone)
+    // Someone else, who asked for a code to that number from their own browser, and someone with no cookie at all.
+    const strangerSend = await post('/api/whatsapp/send-code', { phone_number: phone }, newIp())
+    expect(strangerSend.statusCode).toBe(200)
+    for (const browser of ['', responseCookies(strangerSend)]) {
+      const response = await signUp(phone, 'ladra@example.com', newIp(), {}, browser)
+      expect(response.statusCode).toBe(400)
+      expect(response.json()).toMatchObject({ code: 'whatsapp_not_verified' })
+    }
+    expect(await profileByEmail('ladra@example.com')).toBeUndefined()
+    const [verification] = await t.database.db
+      .select()
+      .from(whatsappVerifications)
+      .where(and(eq(whatsappVerifications.phoneNumber, phone), isNotNull(whatsappVerifications.verifiedAt)))
+    expect(verification?.consumedAt).toBeNull()
+    // The browser that verified it still signs up with it.
+    expect((await signUp(phone, 'dona-do-numero@example.com')).statusCode).toBe(201)
+    expect(await profileByEmail('dona-do-numero@example.com')).toMatchObject({ whatsappNumber: phone })
   })
 
   it('refuses a verification made more than 30 minutes ago', async () => {

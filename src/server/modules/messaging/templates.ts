@@ -38,6 +38,18 @@ export function resetPassword(input: { name: string; url: string }): EmailMessag
   })
 }
 
+export function accountLockedEmail(input: { name: string; url: string }): EmailMessage {
+  return linkEmail({
+    subject: 'Acesso à sua conta bloqueado temporariamente',
+    name: input.name,
+    url: input.url,
+    intro:
+      'Houve muitas tentativas de entrar na sua conta com senha errada na última hora. Por segurança, bloqueamos a entrada com senha por até uma hora. Se não foi você, recomendamos criar uma nova senha:',
+    button: 'Redefinir senha',
+    outro: 'Se foi você, aguarde e tente novamente mais tarde. Sua senha não foi alterada.',
+  })
+}
+
 /** Escapes text for HTML element content and double- or single-quoted attributes. */
 export function escapeHtml(value: string): string {
   return value

@@ -5,9 +5,12 @@ import { profileSchema, profileUpdateInputSchema, whatsappChangeInputSchema } fr
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
 import { profileDataRoutes } from './profile-data.routes'
+import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { readBrowserToken } from '../whatsapp/browser-token'
 import { changeWhatsapp, getProfile, updateProfile } from './profile.service'
 
 const writeErrors = { 400: problemSchema, 401: problemSchema, 403: problemSchema } as const
+const whatsappErrors = { ...writeErrors, 429: problemSchema } as const
 
 /** requireUser ran before every handler here; this only narrows the type. */
 function userOf(request: FastifyRequest): SessionUser {
@@ -53,9 +56,17 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['profile'],
         summary: 'Troca o WhatsApp do perfil; exige o novo número verificado por código nos últimos 30 minutos',
         body: whatsappChangeInputSchema,
-        response: { 200: profileSchema, ...writeErrors },
+        response: { 200: profileSchema, ...whatsappErrors },
       },
     },
-    async (request) => changeWhatsapp(app.ctx, userOf(request), request.body.whatsapp_number),
+    async (request) => {
+      const user = userOf(request)
+      const now = app.ctx.now()
+      // Limited like sign-up: each change costs a verification, and a stolen session must not probe numbers.
+      await hitRateLimit(app.ctx.db, `wa-change:ip:${clientKey(request.ip)}`, rateRules.whatsappChangePerIp, now)
+      await hitRateLimit(app.ctx.db, `wa-change:user:${user.id}`, rateRules.whatsappChangePerUser, now)
+      const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
+      return changeWhatsapp(app.ctx, user, request.body.whatsapp_number, browserToken)
+    },
   )
 }

@@ -41,14 +41,20 @@ export async function updateProfile(
 
 /**
  * The new number must have been verified by a code sent to it (POST /api/whatsapp/send-code + verify-code) within
- * the last 30 minutes; the verification is used up in the same transaction, so it serves one change only.
+ * the last 30 minutes, from this same browser (its verification cookie); the verification is used up in the same
+ * transaction, so it serves one change only.
  */
-export async function changeWhatsapp(deps: ProfileDeps, user: SessionUser, whatsappNumber: string): Promise<Profile> {
+export async function changeWhatsapp(
+  deps: ProfileDeps,
+  user: SessionUser,
+  whatsappNumber: string,
+  browserToken: string | undefined,
+): Promise<Profile> {
   const now = deps.now()
   return deps.db.transaction(async (tx) => {
     const before = await lockProfile(tx, user.id)
     if (!before) throw new DomainError('unauthenticated')
-    await consumeVerification(tx, whatsappNumber, now)
+    await consumeVerification(tx, whatsappNumber, browserToken, now)
     const after = await updateProfileRow(tx, user.id, { whatsappNumber, updatedAt: now })
     await audit(tx, { id: user.id, roleId: user.roleId }, 'profile.whatsapp_change', 'profile', user.id, {
       before: { whatsappNumber: before.whatsappNumber },

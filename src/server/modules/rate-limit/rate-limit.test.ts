@@ -4,7 +4,7 @@ import { DomainError } from '../../../domain/errors'
 import type { Database } from '../../db/client'
 import { rateLimits } from '../../db/schema/platform'
 import { createTestDatabase } from '../../test/test-app'
-import { hitRateLimit, pruneRateLimits, rateRules } from './rate-limit'
+import { clientKey, hitRateLimit, pruneRateLimits, rateRules } from './rate-limit'
 
 let database: Database
 beforeAll(async () => {
@@ -64,7 +64,36 @@ describe('hitRateLimit', () => {
       expect(r.limit, name).toBeGreaterThan(0)
       expect(r.windowMs, name).toBeGreaterThan(0)
     }
-    expect(rateRules.signInPerAccount).toEqual({ limit: 10, windowMs: 15 * 60_000 })
+    expect(rateRules.signInFailuresPerAccountAndIp).toEqual({ limit: 10, windowMs: 15 * 60_000 })
+    expect(rateRules.signInFailuresPerAccount).toEqual({ limit: 100, windowMs: 60 * 60_000 })
+  })
+})
+
+describe('clientKey', () => {
+  it('keeps an IPv4 address as it is, and reads an IPv4-mapped IPv6 address as IPv4', () => {
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7')
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7')
+    expect(clientKey('::FFFF:203.0.113.7')).toBe('203.0.113.7')
+  })
+
+  it('groups IPv6 addresses by their /64, whatever the spelling', () => {
+    const key = clientKey('2001:db8:1:2::1')
+    expect(key).toBe('2001:db8:1:2::/64')
+    for (const ip of [
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0db8:0001:0002:0000:0000:0000:0abc',
+      '2001:DB8:1:2:a::b',
+      '2001:db8:1:2::1.2.3.4',
+    ])
+      expect(clientKey(ip), ip).toBe(key)
+    expect(clientKey('2001:db8:1:3::1')).not.toBe(key)
+    expect(clientKey('::1')).toBe('0:0:0:0::/64')
+    expect(clientKey('2001:db8::')).toBe('2001:db8:0:0::/64')
+    expect(clientKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64')
+  })
+
+  it('leaves anything that is not an address alone', () => {
+    expect(clientKey('unknown')).toBe('unknown')
   })
 })
 

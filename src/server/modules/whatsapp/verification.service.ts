@@ -1,4 +1,4 @@
-import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
 import { whatsappNumberSchema } from '../../../domain/contracts/auth'
@@ -6,16 +6,30 @@ import type { Executor } from '../../db/client'
 import { whatsappVerifications } from '../../db/schema/platform'
 import type { WhatsAppSender } from '../messaging/whatsapp'
 import { verificationCodeWhatsApp } from '../messaging/templates'
-import { hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
 
-/** The rules of a code, in one place. */
+/**
+ * The rules of a code, in one place. Send quotas count per number *and* requester (the requester's network, see
+ * clientKey), so a stranger exhausts only their own; the per-number ceilings over every requester are high enough
+ * that one stranger cannot reach them, and bound what a number can be sent (harassment, toll fraud).
+ */
 export const codeRules = {
   validForMs: 10 * 60_000,
   maxAttempts: 5,
+  /** Per number and requester. */
   resendAfterMs: 60_000,
   maxPerHour: 5,
+  maxPerDay: 10,
+  /** Per number, every requester together. */
+  numberMaxPerHour: 30,
+  numberMaxPerDay: 100,
   verifiedValidForMs: 30 * 60_000,
 } as const
+
+/** Only a hash of the browser's token is stored (see browser-token.ts). */
+export function hashBrowserToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
 
 export type VerificationDeps = { db: Executor; whatsapp: WhatsAppSender; secret: string; now: () => Date }
 
@@ -29,31 +43,47 @@ function parsePhone(phone: string): string {
   return parsed.data
 }
 
-/** Sends a fresh 6-digit code; earlier codes for the number stop counting (only the newest is checked). */
-export async function sendVerificationCode(deps: VerificationDeps, rawPhone: string, ip: string): Promise<void> {
+/**
+ * Sends a fresh 6-digit code to the number for this browser; that browser's earlier codes for the number stop
+ * counting (only its newest is checked). Codes other browsers asked for are untouched.
+ */
+export async function sendVerificationCode(
+  deps: VerificationDeps,
+  rawPhone: string,
+  ip: string,
+  browserToken: string,
+): Promise<void> {
   const phone = parsePhone(rawPhone)
   const now = deps.now()
-  await hitRateLimit(deps.db, `wa-send:ip:${ip}`, rateRules.codeSendPerIp, now)
+  const requester = clientKey(ip)
+  await hitRateLimit(deps.db, `wa-send:ip:${requester}`, rateRules.codeSendPerIp, now)
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
   const id = randomUUID()
   await deps.db.transaction(async (tx) => {
     // Serialises sends for one number, so two parallel requests cannot both pass the limits.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa:${phone}`}))`)
-    const hourAgo = new Date(now.getTime() - 60 * 60_000)
+    const dayAgo = new Date(now.getTime() - 24 * 60 * 60_000)
+    const hourAgo = now.getTime() - 60 * 60_000
     const recent = await tx
-      .select({ createdAt: whatsappVerifications.createdAt })
+      .select({ createdAt: whatsappVerifications.createdAt, ip: whatsappVerifications.ip })
       .from(whatsappVerifications)
-      .where(and(eq(whatsappVerifications.phoneNumber, phone), gt(whatsappVerifications.createdAt, hourAgo)))
+      .where(and(eq(whatsappVerifications.phoneNumber, phone), gt(whatsappVerifications.createdAt, dayAgo)))
       .orderBy(desc(whatsappVerifications.createdAt))
-    const last = recent[0]
+    const mine = recent.filter((r) => r.ip === requester)
+    const last = mine[0]
     if (last && now.getTime() - last.createdAt.getTime() < codeRules.resendAfterMs)
       throw new DomainError('code_resend_too_soon')
-    if (recent.length >= codeRules.maxPerHour) throw new DomainError('code_hourly_limit')
+    const inLastHour = (rows: typeof recent) => rows.filter((r) => r.createdAt.getTime() > hourAgo).length
+    if (inLastHour(mine) >= codeRules.maxPerHour || inLastHour(recent) >= codeRules.numberMaxPerHour)
+      throw new DomainError('code_hourly_limit')
+    if (mine.length >= codeRules.maxPerDay || recent.length >= codeRules.numberMaxPerDay)
+      throw new DomainError('code_daily_limit')
     await tx.insert(whatsappVerifications).values({
       id,
       phoneNumber: phone,
       codeHash: hashCode(deps.secret, phone, code),
-      ip,
+      ip: requester,
+      browserHash: hashBrowserToken(browserToken),
       createdAt: now,
       expiresAt: new Date(now.getTime() + codeRules.validForMs),
     })
@@ -67,18 +97,32 @@ export async function sendVerificationCode(deps: VerificationDeps, rawPhone: str
   }
 }
 
-/** Checks the newest code of the number. The sixth attempt is refused even when the code is right. */
-export async function verifyCode(deps: VerificationDeps, rawPhone: string, code: string, ip: string): Promise<void> {
+/**
+ * Checks the newest code of the number sent for this browser. The sixth attempt is refused even when the code is
+ * right. Without the browser's token there is no code to check.
+ */
+export async function verifyCode(
+  deps: VerificationDeps,
+  rawPhone: string,
+  code: string,
+  ip: string,
+  browserToken: string | undefined,
+): Promise<void> {
   const phone = parsePhone(rawPhone)
   const now = deps.now()
-  await hitRateLimit(deps.db, `wa-verify:ip:${ip}`, rateRules.codeVerifyPerIp, now)
-  if (!/^\d{6}$/.test(code)) throw new DomainError('code_invalid')
+  await hitRateLimit(deps.db, `wa-verify:ip:${clientKey(ip)}`, rateRules.codeVerifyPerIp, now)
+  if (!/^\d{6}$/.test(code) || !browserToken) throw new DomainError('code_invalid')
   // The newest code, used or not: once a newer code exists, older ones never count again (not even after the
   // newer one was used for a sign-up).
   const [latest] = await deps.db
     .select()
     .from(whatsappVerifications)
-    .where(eq(whatsappVerifications.phoneNumber, phone))
+    .where(
+      and(
+        eq(whatsappVerifications.phoneNumber, phone),
+        eq(whatsappVerifications.browserHash, hashBrowserToken(browserToken)),
+      ),
+    )
     .orderBy(desc(whatsappVerifications.createdAt))
     .limit(1)
   if (!latest || latest.expiresAt <= now || latest.verifiedAt || latest.consumedAt)
@@ -102,11 +146,17 @@ export async function verifyCode(deps: VerificationDeps, rawPhone: string, code:
 }
 
 /**
- * Uses up a verification of the number made within the last 30 minutes (one verification, one use).
- * Returns its id so a failed sign-up can give it back.
+ * Uses up a verification of the number made by this browser within the last 30 minutes (one verification, one
+ * use). Returns its id so a failed sign-up can give it back.
  */
-export async function consumeVerification(db: Executor, rawPhone: string, now: Date): Promise<string> {
+export async function consumeVerification(
+  db: Executor,
+  rawPhone: string,
+  browserToken: string | undefined,
+  now: Date,
+): Promise<string> {
   const phone = parsePhone(rawPhone)
+  if (!browserToken) throw new DomainError('whatsapp_not_verified')
   const since = new Date(now.getTime() - codeRules.verifiedValidForMs)
   const [row] = await db
     .update(whatsappVerifications)
@@ -115,6 +165,7 @@ export async function consumeVerification(db: Executor, rawPhone: string, now: D
       sql`${whatsappVerifications.id} = (
         select id from ${whatsappVerifications}
         where ${whatsappVerifications.phoneNumber} = ${phone}
+          and ${whatsappVerifications.browserHash} = ${hashBrowserToken(browserToken)}
           and ${whatsappVerifications.verifiedAt} > ${since.toISOString()}
           and ${whatsappVerifications.consumedAt} is null
         order by ${whatsappVerifications.verifiedAt} desc limit 1

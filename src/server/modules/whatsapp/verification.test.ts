@@ -4,7 +4,7 @@ import { whatsappVerifications } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
 import type { WhatsAppSender } from '../messaging/whatsapp'
 import { createTestApp, type TestApp } from '../../test/test-app'
-import { lastWhatsAppCode, origin, uniquePhone } from '../../test/users'
+import { lastWhatsAppCode, origin, responseCookies, uniquePhone } from '../../test/users'
 
 const minute = 60_000
 const invalidNumber = 'Por favor, insira um número de WhatsApp válido (apenas números).'
@@ -24,22 +24,36 @@ function newIp(): string {
   return `10.1.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
 }
 
-function send(app: TestApp['app'], phone: string, ip: string) {
-  return app.inject({
-    method: 'POST',
-    url: '/api/whatsapp/send-code',
-    payload: { phone_number: phone },
-    headers: { origin },
-    remoteAddress: ip,
-  })
+/** Each address is one browser here: the verification cookie it was given is sent back from it. */
+const jar = new Map<string, string>()
+
+type Injected = Awaited<ReturnType<TestApp['app']['inject']>>
+
+async function asBrowser(ip: string, request: (cookie: string | undefined) => Promise<Injected>) {
+  const response = await request(jar.get(ip))
+  const set = responseCookies(response)
+  if (set) jar.set(ip, set)
+  return response
 }
 
-function verify(app: TestApp['app'], phone: string, code: string, ip: string) {
+function send(app: TestApp['app'], phone: string, ip: string) {
+  return asBrowser(ip, (cookie) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/whatsapp/send-code',
+      payload: { phone_number: phone },
+      headers: { origin, ...(cookie ? { cookie } : {}) },
+      remoteAddress: ip,
+    }),
+  )
+}
+
+function verify(app: TestApp['app'], phone: string, code: string, ip: string, cookie = jar.get(ip)) {
   return app.inject({
     method: 'POST',
     url: '/api/whatsapp/verify-code',
     payload: { phone_number: phone, code },
-    headers: { origin },
+    headers: { origin, ...(cookie ? { cookie } : {}) },
     remoteAddress: ip,
   })
 }
@@ -111,6 +125,69 @@ describe('sending a code', () => {
     t.clock.advance(60 * minute - 5 * 61_000 + 1_000)
     const later = await send(t.app, phone, newIp())
     expect(later.statusCode, later.body).toBe(200)
+  })
+
+  it("a stranger sending codes to someone's number does not stop them getting and using their own", async () => {
+    const phone = uniquePhone()
+    const stranger = newIp()
+    for (let i = 0; i < 5; i++) {
+      expect((await send(t.app, phone, stranger)).statusCode, `stranger send ${i + 1}`).toBe(200)
+      t.clock.advance(61_000)
+    }
+    expect((await send(t.app, phone, stranger)).json().code).toBe('code_hourly_limit')
+    // The owner of the number, from their own address and browser, still gets a code ...
+    const owner = newIp()
+    const sent = await send(t.app, phone, owner)
+    expect(sent.statusCode, sent.body).toBe(200)
+    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    // ... which a later code asked by the stranger does not replace.
+    t.clock.advance(60 * minute)
+    expect((await send(t.app, phone, stranger)).statusCode).toBe(200)
+    t.clock.advance(-60 * minute)
+    const verified = await verify(t.app, phone, code, owner)
+    expect(verified.statusCode, verified.body).toBe(200)
+    const rows = await t.database.db
+      .select()
+      .from(whatsappVerifications)
+      .where(eq(whatsappVerifications.phoneNumber, phone))
+    expect(rows.filter((r) => r.verifiedAt)).toHaveLength(1)
+  })
+
+  it('limits one requester to 10 codes a day for a number', async () => {
+    const phone = uniquePhone()
+    const ip = newIp()
+    for (let hour = 0; hour < 2; hour++) {
+      for (let i = 0; i < 5; i++) {
+        expect((await send(t.app, phone, ip)).statusCode, `hour ${hour} send ${i + 1}`).toBe(200)
+        t.clock.advance(61_000)
+      }
+      t.clock.advance(60 * minute)
+    }
+    const blocked = await send(t.app, phone, ip)
+    expect(blocked.statusCode).toBe(429)
+    expect(blocked.json()).toMatchObject({
+      code: 'code_daily_limit',
+      message: 'Limite diário de códigos atingido para este número. Tente novamente amanhã.',
+    })
+    expect((await send(t.app, phone, newIp())).statusCode).toBe(200)
+  })
+
+  it('caps a number at 30 codes an hour and 100 a day, whoever asks', async () => {
+    const phone = uniquePhone()
+    for (let i = 0; i < 30; i++) expect((await send(t.app, phone, newIp())).statusCode, `send ${i + 1}`).toBe(200)
+    expect((await send(t.app, phone, newIp())).json().code).toBe('code_hourly_limit')
+    for (let hour = 1; hour < 4; hour++) {
+      t.clock.advance(60 * minute + 1_000)
+      const quota = hour < 3 ? 30 : 10
+      for (let i = 0; i < quota; i++) expect((await send(t.app, phone, newIp())).statusCode).toBe(200)
+    }
+    const blocked = await send(t.app, phone, newIp())
+    expect(blocked.json().code).toBe('code_daily_limit')
+    const rows = await t.database.db
+      .select()
+      .from(whatsappVerifications)
+      .where(eq(whatsappVerifications.phoneNumber, phone))
+    expect(rows).toHaveLength(100)
   })
 
   it('limits how many codes one address can request, whatever the numbers', async () => {
@@ -198,6 +275,46 @@ describe('verifying a code', () => {
     const response = await verify(t.app, phone, code, ip)
     expect(response.statusCode).toBe(400)
     expect(response.json().message).toBe('Código inválido ou expirado.')
+  })
+
+  it('checks a code only for the browser that asked for it', async () => {
+    const phone = uniquePhone()
+    const ip = newIp()
+    await send(t.app, phone, ip)
+    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    // The right code, without the browser's cookie or with another browser's: no code to check.
+    const other = newIp()
+    await send(t.app, uniquePhone(), other)
+    const otherBrowser = jar.get(other)
+    expect(otherBrowser).toBeDefined()
+    for (const cookie of ['', otherBrowser]) {
+      const response = await verify(t.app, phone, code, ip, cookie)
+      expect(response.statusCode).toBe(400)
+      expect(response.json().message).toBe('Código inválido ou expirado.')
+    }
+    const [row] = await t.database.db
+      .select()
+      .from(whatsappVerifications)
+      .where(eq(whatsappVerifications.phoneNumber, phone))
+    expect(row).toMatchObject({ verifiedAt: null, attempts: 0 })
+    expect((await verify(t.app, phone, code, ip)).statusCode).toBe(200)
+  })
+
+  it('gives the browser an httpOnly, SameSite=Strict cookie and stores only its hash', async () => {
+    const phone = uniquePhone()
+    const response = await send(t.app, phone, newIp())
+    const header = String(response.headers['set-cookie'])
+    expect(header).toMatch(/^billing\.wa_browser=[A-Za-z0-9_-]{43};/)
+    expect(header).toContain('HttpOnly')
+    expect(header).toContain('SameSite=Strict')
+    expect(header).toContain('Max-Age=2400')
+    const token = header.split(';')[0]!.split('=')[1]!
+    const [row] = await t.database.db
+      .select()
+      .from(whatsappVerifications)
+      .where(eq(whatsappVerifications.phoneNumber, phone))
+    expect(row?.browserHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(row?.browserHash).not.toContain(token)
   })
 
   it('refuses a code for a number that never received one', async () => {
@@ -316,7 +433,7 @@ describe('verifying a code', () => {
         email: `rui${phone}@example.com`,
         password: 'senha-segura-123',
       },
-      headers: { origin },
+      headers: { origin, cookie: jar.get(ip) ?? '' },
       remoteAddress: ip,
     })
     expect(signUp.statusCode, signUp.body).toBe(201)

@@ -1,0 +1,1 @@
+ALTER TABLE "whatsapp_verifications" ADD COLUMN "browser_hash" text;
