@@ -163,7 +163,14 @@ describe('card test-mode simulator', () => {
     expect(await card.retrieveSubscription?.(stripeId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true })
 
     t.clock.advance(15 * 86_400_000) // mid-period: half of the difference is charged
-    await card.changePlan(stripeId, pro)
+    const upgraded = await post(
+      t.app,
+      '/api/subscriptions/upgrade',
+      { subscription_id: sub!.id, new_plan_id: 'plan_pro' },
+      bruno.cookie,
+    )
+    expect(upgraded.statusCode, upgraded.body).toBe(200)
+    expect(upgraded.json()).toMatchObject({ kind: 'card', subscription: { planId: 'plan_pro' } })
     await card.settled()
     const afterChange = await rowsOf(bruno.id)
     expect(afterChange.subs[0]?.planId).toBe('plan_pro')
