@@ -11,7 +11,7 @@ import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
 import { formatBRL, formatDate } from '../../lib/format'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { paymentsQuery, pixChargeQuery, plansOnSaleQuery, useCardCheckout } from './api'
+import { paymentsQuery, pixChargeQuery, plansOnSaleQuery, useInvoiceCardCheckout } from './api'
 import { PaymentStatusBadge } from './status-badges'
 
 const paymentTypeLabel: Record<Payment['type'], string> = {
@@ -27,7 +27,7 @@ export function subscriptionReference(payment: Payment): string {
   return payment.plan?.name ?? payment.subscriptionId.slice(0, 8)
 }
 
-/** Card checkout for an open invoice: the plan it pays for (the target plan of an upgrade). */
+/** The plan an open invoice pays for (the target plan of an upgrade). */
 function planToCharge(payment: Payment): string | null {
   if (payment.type === 'upgrade') return payment.targetPlanId ?? payment.metadata.targetPlanId ?? null
   return payment.plan?.id ?? null
@@ -81,7 +81,7 @@ function OpenInvoices({
   onPayWithPix: (id: string) => void
   planName: (id: string | null) => string | undefined
 }) {
-  const cardCheckout = useCardCheckout()
+  const cardCheckout = useInvoiceCardCheckout()
   const [cardFor, setCardFor] = useState<string | null>(null)
   const redirecting = cardCheckout.isPending || cardCheckout.isSuccess
   return (
@@ -96,7 +96,6 @@ function OpenInvoices({
       ) : (
         <ul className="grid gap-4 lg:grid-cols-2">
           {payments.map((payment) => {
-            const planId = planToCharge(payment)
             const titleId = `invoice-${payment.id}-title`
             return (
               <li key={payment.id} className="flex">
@@ -138,11 +137,10 @@ function OpenInvoices({
                     </Button>
                     <Button
                       className="sm:flex-1"
-                      disabled={planId === null || redirecting}
+                      disabled={redirecting}
                       onClick={() => {
-                        if (!planId) return
                         setCardFor(payment.id)
-                        cardCheckout.mutate(planId)
+                        cardCheckout.mutate(payment.id)
                       }}
                     >
                       {redirecting && cardFor === payment.id ? (
