@@ -83,6 +83,13 @@ export async function applyPaidCardPlanChange(
 ): Promise<{ change: CardPlanChangeRow; subscription: SubscriptionRow } | null> {
   const change = await lockOpenCardPlanChange(tx, subscription.id)
   if (!change) return null
+  if (input.stripeInvoiceId && change.stripeInvoiceId && change.stripeInvoiceId !== input.stripeInvoiceId) {
+    // The invoice of an earlier, superseded request: it is not proof of payment for the open one.
+    await audit(tx, input.actor, 'subscription.upgrade_unmatched', 'subscription', subscription.id, {
+      after: { cardPlanChangeId: change.id, stripeInvoiceId: input.stripeInvoiceId, eventId: input.eventId ?? null },
+    })
+    return null
+  }
   const applied = await setStatus(tx, change.id, 'applied', input.now, input.stripeInvoiceId)
   let updated = subscription
   if (subscription.planId !== change.targetPlanId) {

@@ -540,7 +540,8 @@ describe('POST /api/webhooks/stripe', () => {
     expect((await subscriptionRow(subId))[0]?.planId).toBe('plan_basic')
 
     // The customer pays the open invoice later: Stripe applies the pending update and says invoice.paid.
-    const upgrade = invoiceObject(`in_u_${subId}`, {
+    const openInvoiceId = [...fake.invoices.keys()].at(-1)! // the upgrade's invoice, left open by the decline
+    const upgrade = invoiceObject(openInvoiceId, {
       subscription: subId,
       user: bruno,
       planId: 'plan_basic', // the subscription's metadata, unchanged by a pending update
