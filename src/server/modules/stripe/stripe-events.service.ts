@@ -19,6 +19,12 @@
  *      delivery order.
  *    - customer.subscription.deleted is final: it applies whatever its age, and nothing revives the row after it.
  * 4. Unknown event types are recorded and answered 200.
+ * 5. Paying our open invoices by card (card-invoice-events.ts): metadata naming our pending_pix subscription binds
+ *    the Stripe subscription to that row (never a second row); a payment-mode checkout pays the invoice it names.
+ * 6. The plan: a row is created with the metadata's plan; afterwards only a paid `subscription_update` invoice of a
+ *    card upgrade we recorded switches it (billing/card-upgrade.service.ts). Subscription events follow the
+ *    metadata's plan only when the price charged is that plan's price; invoice.payment_failed of an upgrade leaves
+ *    the subscription as it is (pending update). Card invoices must be BRL and of the amount we priced.
  */
 import { randomUUID } from 'node:crypto'
 import { nextPeriod } from '../../../domain/billing-period'
