@@ -335,6 +335,29 @@ describe('customer billing journey', () => {
     await closeDialog(page)
   })
 
+  it("pays that open PIX invoice with 'Pagar com Cartão': the same subscription moves to card", async () => {
+    await page.goto(at('/dashboard/my-subscriptions'))
+    await subscriptionCard(page, 'Básico').getByText('Aguardando Pagamento PIX').waitFor()
+    const subscriptionsBefore = await page.getByRole('group', { name: 'Básico', exact: true }).count()
+
+    await page.goto(at('/dashboard/payments'))
+    const invoice = page.getByRole('group', { name: 'Fatura Básico' }).filter({ hasText: 'Nova assinatura' })
+    await button(invoice, 'Pagar com Cartão').click()
+    await page.waitForURL((url) => url.pathname.startsWith('/api/dev/card-simulator/'))
+    await page.getByText(brl('R$ 99,00')).first().waitFor()
+    await button(page, 'Aprovar pagamento').click()
+    await page.waitForURL((url) => url.pathname === '/dashboard/payments')
+    await page.getByText('Pagamento com cartão aprovado! A fatura será atualizada em instantes.').waitFor()
+    await page.getByRole('heading', { name: 'Histórico de pagamentos' }).waitFor()
+    expect(await invoice.count()).toBe(0)
+
+    await page.goto(at('/dashboard/my-subscriptions'))
+    const card = subscriptionCard(page, 'Básico')
+    await card.getByText('Ativa', { exact: true }).waitFor()
+    await card.getByText('Cartão de crédito (Stripe)').waitFor()
+    expect(await page.getByRole('group', { name: 'Básico', exact: true }).count()).toBe(subscriptionsBefore)
+  })
+
   const pages = [
     ['overview', '/dashboard', 'Painel'],
     ['account', '/dashboard/account', 'Minha conta'],

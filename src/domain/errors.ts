@@ -52,6 +52,10 @@ export const errorText = {
   plan_not_higher: 'Escolha um plano com valor maior que o atual.',
   card_unavailable: 'O pagamento com cartão está indisponível no momento. Tente novamente mais tarde.',
   card_provider_error: 'O provedor de pagamento com cartão não respondeu. Tente novamente em instantes.',
+  invoice_not_open:
+    'Esta fatura não está mais em aberto: ela já foi paga ou cancelada. Atualize a página de pagamentos.',
+  card_declined:
+    'O pagamento com cartão foi recusado e seu plano continua o mesmo. Confira os dados do cartão ou use outro e tente novamente.',
   webhook_signature_invalid: 'Assinatura do webhook inválida.',
   simulator_disabled: 'O simulador de cartão não está disponível neste ambiente.',
   last_admin: 'Não é possível remover o último administrador.',

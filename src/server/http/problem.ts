@@ -48,6 +48,8 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   plan_not_higher: 400,
   card_unavailable: 503,
   card_provider_error: 502,
+  invoice_not_open: 409,
+  card_declined: 402,
   webhook_signature_invalid: 400,
   simulator_disabled: 404,
   last_admin: 409,

@@ -79,6 +79,8 @@ export const payments = pgTable(
     pixEndToEndId: text('pix_end_to_end_id').unique(),
     amountReceivedCents: bigint('amount_received_cents', { mode: 'number' }),
     stripeInvoiceId: text('stripe_invoice_id').unique(),
+    /** A one-time card payment of this invoice (Checkout in payment mode): Stripe's payment intent. */
+    stripePaymentIntentId: text('stripe_payment_intent_id').unique(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -145,7 +145,8 @@ export async function confirmPayment(
   return { payment, flagged }
 }
 
-async function activate(tx: Tx, actor: Actor, paid: PaymentRow, subscription: SubscriptionRow, now: Date) {
+/** What a paid invoice grants (see the rules above); also used when a card pays a renewal or upgrade invoice. */
+export async function activate(tx: Tx, actor: Actor, paid: PaymentRow, subscription: SubscriptionRow, now: Date) {
   if (paid.type === 'upgrade') {
     await applyPaidUpgrade(tx, paid, { actor, now })
     return

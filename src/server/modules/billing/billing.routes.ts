@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import {
   cancelInputSchema,
+  cardCheckoutResultSchema,
   checkoutInputSchema,
   paymentReceiptSchema,
   paymentSchema,
@@ -27,6 +28,7 @@ import {
   upgradeOptions,
   upgradeSubscription,
 } from './billing.service'
+import { startInvoiceCardCheckout } from './card-invoice.service'
 
 const idParamsSchema = z.object({ id: z.string().min(1).max(100) })
 const readErrors = { 401: problemSchema } as const
@@ -102,6 +104,31 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => getPixCharge(deps(request), userOf(request), request.params.id),
+  )
+
+  app.post(
+    '/api/payments/:id/card-checkout',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary: 'Paga com cartão uma fatura aberta do usuário e devolve a URL do checkout',
+        description:
+          'Primeira fatura de uma assinatura aguardando PIX: a mesma assinatura passa para o cartão (a fatura PIX é ' +
+          'cancelada quando o cartão é aprovado). Renovação ou upgrade: um pagamento único do valor exato da fatura, ' +
+          'com o mesmo efeito da confirmação do PIX.',
+        params: idParamsSchema,
+        response: {
+          200: cardCheckoutResultSchema,
+          ...writeErrors,
+          404: problemSchema,
+          409: problemSchema,
+          502: problemSchema,
+          503: problemSchema,
+        },
+      },
+    },
+    async (request) => startInvoiceCardCheckout(deps(request), userOf(request), request.params.id),
   )
 
   app.get(

@@ -28,6 +28,7 @@ import type { AppContext } from '../../context'
 import type { Tx } from '../../db/client'
 import { type Actor, audit, systemActor } from '../audit/audit'
 import { toPlan } from '../plans/plans.repo'
+import { upgradeCardPending } from './card-upgrade.service'
 import { getPixSettings, newPixReference, pixChargeFor, requirePixConfig } from '../pix/pix-settings.repo'
 import {
   findOpenPixCheckout,
@@ -261,41 +262,9 @@ export async function upgradeSubscription(
 ): Promise<UpgradeResult> {
   const found = await findUserSubscription(deps.db, user.id, input.subscription_id)
   if (!found) throw new DomainError('subscription_not_found')
-  if (found.subscription.billingMethod === 'card') return upgradeCard(deps, user, found.subscription, input.new_plan_id)
+  if (found.subscription.billingMethod === 'card')
+    return upgradeCardPending(deps, user, found.subscription, input.new_plan_id)
   return upgradePix(deps, user, input.subscription_id, input.new_plan_id)
-}
-
-async function upgradeCard(
-  deps: BillingDeps,
-  user: SessionUser,
-  subscription: SubscriptionRow,
-  newPlanId: string,
-): Promise<UpgradeResult> {
-  const now = deps.now()
-  const target = await getPlanRow(deps.db, newPlanId)
-  // A retry after a switch that already happened answers like the first call did.
-  if (target && subscription.planId === target.id && canUpgrade(subscription.status)) {
-    return { kind: 'card', subscription: toSubscription(subscription, target), prorationCents: 0 }
-  }
-  const current = await getPlanRow(deps.db, subscription.planId)
-  if (!current) throw new Error(`plan ${subscription.planId} of a subscription is missing`)
-  checkUpgrade(subscription, await listHigherPlans(deps.db, current.priceCents), target, current)
-  const stripeId = subscription.stripeSubscriptionId
-  if (!stripeId) throw new DomainError('cannot_upgrade') // a card subscription not (yet) known to the provider
-  const prorationCents = prorationFor(subscription, current, target, now)
-  await callCard(deps, 'changePlan', () => deps.card.changePlan(stripeId, toPlan(target)))
-
-  return deps.db.transaction(async (tx) => {
-    const locked = await lockUserSubscription(tx, user.id, subscription.id)
-    if (!locked) throw new DomainError('subscription_not_found')
-    // The provider has switched already: record it even if something else changed the row meanwhile.
-    const updated = await updateSubscription(tx, locked.id, { planId: target.id, updatedAt: now })
-    await audit(tx, actorOf(user), 'subscription.upgrade', 'subscription', locked.id, {
-      before: { planId: locked.planId },
-      after: { planId: target.id, billingMethod: 'card', prorationCents },
-    })
-    return { kind: 'card', subscription: toSubscription(updated, target), prorationCents }
-  })
 }
 
 async function upgradePix(

@@ -11,6 +11,7 @@ export type NotificationKind =
   | 'cancel_scheduled'
   | 'canceled'
   | 'overdue'
+  | 'card_upgrade_declined'
 
 export type NotificationMessage = { subject: string; text: string; html: string; whatsapp: string }
 
@@ -138,4 +139,13 @@ export function overdueMessage(
     lines.push(`Acesse seus pagamentos: ${input.paymentsUrl}`)
   }
   return build('Assinatura vencida', input.name, lines)
+}
+
+/** A card upgrade whose prorated charge was declined: the plan stays as it was (Stripe pending update). */
+export function cardUpgradeDeclinedMessage(input: Common & { targetPlanName: string }): NotificationMessage {
+  return build('Pagamento do upgrade recusado', input.name, [
+    `O pagamento com cartão do upgrade para o plano ${input.targetPlanName} foi recusado, e nada foi cobrado.`,
+    `Sua assinatura continua no plano ${input.planName}, sem nenhuma alteração.`,
+    `Para tentar de novo, confira os dados do cartão ou use outro em: ${input.paymentsUrl}`,
+  ])
 }

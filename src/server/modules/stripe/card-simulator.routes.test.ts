@@ -1,12 +1,16 @@
-import { eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PixCheckoutResult } from '../../../domain/contracts/billing'
 import { loadConfig } from '../../config'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { createUser, get, origin, post, type TestUser } from '../../test/users'
 import type { CardGateway } from '../billing/card-gateway'
+import { activate, configurePix } from '../billing/test-fixtures'
+import { silentLog } from '../lifecycle/lifecycle-fixtures'
+import { createRenewalInvoices } from '../lifecycle/renewals.service'
 import { createSimulatorGateway, type SimulatorGateway } from './card-simulator.service'
 
 let t: TestApp
@@ -59,7 +63,11 @@ async function startCheckout(user: TestUser, planId: string): Promise<string> {
 async function rowsOf(userId: string) {
   const subs = await t.database.db.select().from(subscriptions).where(eq(subscriptions.userId, userId))
   const pays = subs.length
-    ? await t.database.db.select().from(payments).where(eq(payments.subscriptionId, subs[0]!.id))
+    ? await t.database.db
+        .select()
+        .from(payments)
+        .where(eq(payments.subscriptionId, subs[0]!.id))
+        .orderBy(asc(payments.createdAt), asc(payments.id))
     : []
   return { subs, pays }
 }
@@ -163,7 +171,14 @@ describe('card test-mode simulator', () => {
     expect(await card.retrieveSubscription?.(stripeId)).toMatchObject({ status: 'active', cancelAtPeriodEnd: true })
 
     t.clock.advance(15 * 86_400_000) // mid-period: half of the difference is charged
-    await card.changePlan(stripeId, pro)
+    const upgraded = await post(
+      t.app,
+      '/api/subscriptions/upgrade',
+      { subscription_id: sub!.id, new_plan_id: 'plan_pro' },
+      bruno.cookie,
+    )
+    expect(upgraded.statusCode, upgraded.body).toBe(200)
+    expect(upgraded.json()).toMatchObject({ kind: 'card', subscription: { planId: 'plan_pro' } })
     await card.settled()
     const afterChange = await rowsOf(bruno.id)
     expect(afterChange.subs[0]?.planId).toBe('plan_pro')
@@ -175,6 +190,90 @@ describe('card test-mode simulator', () => {
     await card.cancelNow(stripeId)
     await card.settled()
     expect((await rowsOf(bruno.id)).subs[0]?.status).toBe('canceled')
+  })
+
+  it('pays the first PIX invoice by moving that subscription to card, once', async () => {
+    await configurePix(t.database.db)
+    const carla = await createUser(t, { name: 'Carla Simulada' })
+    const checkout = await post(t.app, '/api/checkout/pix', { plan_id: 'plan_pro' }, carla.cookie)
+    const { subscription, payment } = checkout.json() as PixCheckoutResult
+    const started = await post(t.app, `/api/payments/${payment.id}/card-checkout`, {}, carla.cookie)
+    expect(started.statusCode, started.body).toBe(200)
+    const path = new URL(started.json().url).pathname
+    const page = await get(t.app, path, carla.cookie)
+    expect(page.body).toContain('R$\u00a0199,00')
+
+    const approved = await submit(t.app, `${path}/approve`, carla.cookie)
+    expect(approved.headers.location).toBe('http://localhost:3000/dashboard/payments?checkout=success')
+    const after = await rowsOf(carla.id)
+    expect(after.subs).toHaveLength(1)
+    expect(after.subs[0]).toMatchObject({ id: subscription.id, status: 'active', billingMethod: 'card' })
+    expect(after.subs[0]!.stripeSubscriptionId).toMatch(/^sub_sim_/)
+    expect(after.pays.find((p) => p.id === payment.id)).toMatchObject({ status: 'void' })
+    expect(after.pays.filter((p) => p.id !== payment.id)).toEqual([
+      expect.objectContaining({ status: 'paid', paymentMethod: 'card', type: 'new', amountCents: 19900 }),
+    ])
+    await submit(t.app, `${path}/approve`, carla.cookie) // a second click replays the same events
+    expect(await rowsOf(carla.id)).toEqual(after)
+  })
+
+  it('pays a renewal and an upgrade invoice with one-time card payments, once each', async () => {
+    await configurePix(t.database.db)
+    const davi = await createUser(t, { name: 'Davi Simulado' })
+    const checkout = await post(t.app, '/api/checkout/pix', { plan_id: 'plan_basic' }, davi.cookie)
+    const { subscription } = checkout.json() as PixCheckoutResult
+    const start = new Date('2026-01-31T10:00:00.000Z')
+    const end = new Date('2026-02-28T10:00:00.000Z')
+    await activate(t.database.db, subscription.id, start)
+    await t.database.db
+      .update(subscriptions)
+      .set({ currentPeriodStart: start, currentPeriodEnd: end, anchorDay: 31 })
+      .where(eq(subscriptions.id, subscription.id))
+
+    // Upgrade mid-period, paid by card.
+    t.clock.set('2026-02-14T10:00:00.000Z')
+    const upgrade = await post(
+      t.app,
+      '/api/subscriptions/upgrade',
+      { subscription_id: subscription.id, new_plan_id: 'plan_pro' },
+      davi.cookie,
+    )
+    const invoice = upgrade.json().payment as { id: string; amountCents: number }
+    const upgradePath = new URL(
+      (await post(t.app, `/api/payments/${invoice.id}/card-checkout`, {}, davi.cookie)).json().url,
+    ).pathname
+    await submit(t.app, `${upgradePath}/approve`, davi.cookie)
+    await submit(t.app, `${upgradePath}/approve`, davi.cookie)
+    let rows = await rowsOf(davi.id)
+    expect(rows.subs[0]).toMatchObject({ planId: 'plan_pro', currentPeriodEnd: end, billingMethod: 'pix' })
+    expect(rows.pays.find((p) => p.id === invoice.id)).toMatchObject({
+      status: 'paid',
+      paymentMethod: 'card',
+      amountCents: invoice.amountCents,
+    })
+    expect(rows.pays.find((p) => p.id === invoice.id)!.stripePaymentIntentId).toMatch(/^pi_sim_/)
+
+    // The renewal, at the new plan's price, paid by card: one month more, anchored on the 31st.
+    t.clock.set('2026-02-26T10:00:00.000Z')
+    await createRenewalInvoices({ ...t.app.ctx, log: silentLog }, t.clock.now())
+    const renewal = (await rowsOf(davi.id)).pays.find((p) => p.type === 'renewal')!
+    const renewalPath = new URL(
+      (await post(t.app, `/api/payments/${renewal.id}/card-checkout`, {}, davi.cookie)).json().url,
+    ).pathname
+    expect((await get(t.app, renewalPath, bruno.cookie)).statusCode).toBe(404) // someone else's session
+    await submit(t.app, `${renewalPath}/approve`, davi.cookie)
+    rows = await rowsOf(davi.id)
+    expect(rows.subs).toHaveLength(1)
+    expect(rows.subs[0]).toMatchObject({
+      status: 'active',
+      currentPeriodStart: end,
+      currentPeriodEnd: new Date('2026-03-31T10:00:00.000Z'),
+    })
+    expect(rows.pays.find((p) => p.id === renewal.id)).toMatchObject({
+      status: 'paid',
+      paymentMethod: 'card',
+      amountCents: renewal.amountCents,
+    })
   })
 
   it('is refused in production, routes and gateway alike', async () => {

@@ -47,6 +47,8 @@ type SimSubscription = {
   unitAmount: number
   created: Date
   endedAt?: Date
+  /** Our pending_pix subscription and its first invoice, when this card subscription replaces them. */
+  ours?: { subscriptionId: string; paymentId: string } | undefined
 }
 
 /** A subscription object in Stripe's current shape (period on the item). */
@@ -60,7 +62,8 @@ function subscriptionObject(s: SimSubscription) {
     created: toSeconds(s.created),
     ended_at: s.endedAt ? toSeconds(s.endedAt) : null,
     livemode: false,
-    metadata: { userId: s.userId, planId: s.planId },
+    metadata: { userId: s.userId, planId: s.planId, ...(s.ours ?? {}) },
+    pending_update: null,
     items: {
       object: 'list',
       data: [
@@ -93,7 +96,7 @@ function invoiceObject(input: {
   receiptUrl: string
 }) {
   const s = input.subscription
-  const metadata = { userId: s.userId, planId: s.planId }
+  const metadata = { userId: s.userId, planId: s.planId, ...(s.ours ?? {}) }
   return {
     id: input.id,
     object: 'invoice',
@@ -130,7 +133,13 @@ function event(id: string, type: string, at: Date, object: unknown): StripeEvent
 }
 
 function eventDeps(deps: SimulatorDeps, retrieve?: (id: string) => Promise<unknown>): StripeEventDeps {
-  return { db: deps.db, now: deps.now, source: 'card-simulator', retrieveSubscription: retrieve }
+  return {
+    db: deps.db,
+    now: deps.now,
+    source: 'card-simulator',
+    retrieveSubscription: retrieve,
+    appUrl: deps.config.appUrl,
+  }
 }
 
 /** The simulated provider's view of a subscription we created: our row is its only record. */
@@ -190,7 +199,7 @@ export function createSimulatorGateway(
     mode: 'simulator',
     settled: () => delivered,
 
-    async createCheckoutSession({ userId, email, plan, idempotencyKey }) {
+    async createCheckoutSession({ userId, email, plan, idempotencyKey, switch: switching }) {
       assertEnabled(deps.config)
       const now = deps.now()
       // The same key (a double click) finds the session the first click created.
@@ -202,6 +211,38 @@ export function createSimulatorGateway(
         amountCents: plan.priceCents,
         email,
         idempotencyKey,
+        mode: 'subscription',
+        subscriptionId: switching?.subscriptionId ?? null,
+        paymentId: switching?.paymentId ?? null,
+        createdAt: now,
+        expiresAt: addDays(now, sessionLifetimeDays),
+      })
+      return { url: paths.page(session.id), sessionId: session.id }
+    },
+
+    async createInvoicePaymentSession({
+      userId,
+      email,
+      subscriptionId,
+      paymentId,
+      planId,
+      amountCents,
+      description,
+      idempotencyKey,
+    }) {
+      assertEnabled(deps.config)
+      const now = deps.now()
+      const session = await repo.insertSimulatorSessionIfMissing(deps.db, {
+        id: token('cs_sim'),
+        userId,
+        planId,
+        planName: description,
+        amountCents,
+        email,
+        idempotencyKey,
+        mode: 'payment',
+        subscriptionId,
+        paymentId,
         createdAt: now,
         expiresAt: addDays(now, sessionLifetimeDays),
       })
@@ -229,7 +270,8 @@ export function createSimulatorGateway(
       const now = deps.now()
       const changed = { ...sub, planId: plan.id, unitAmount: plan.priceCents }
       const events = [event(token('evt_sim'), 'customer.subscription.updated', now, subscriptionObject(changed))]
-      // proration_behavior 'always_invoice': the difference for the rest of the period is charged at once.
+      // proration_behavior 'always_invoice' with payment_behavior 'pending_if_incomplete': the difference for the
+      // rest of the period is charged at once, and the simulated card always pays it, so the new price applies.
       const amount = prorateUpgradeCents({
         currentPriceCents: sub.unitAmount,
         newPriceCents: plan.priceCents,
@@ -237,8 +279,9 @@ export function createSimulatorGateway(
         periodEnd: sub.periodEnd,
         now,
       })
+      let invoiceId: string | undefined
       if (amount > 0) {
-        const invoiceId = token('in_sim')
+        invoiceId = token('in_sim')
         const invoice = invoiceObject({
           id: invoiceId,
           subscription: changed,
@@ -251,6 +294,7 @@ export function createSimulatorGateway(
         events.push(event(`evt_${invoiceId}_paid`, 'invoice.paid', now, invoice))
       }
       deliverLater(events)
+      return { status: 'applied' as const, invoiceId }
     },
 
     // The simulated provider keeps no state of its own: its view of a subscription is our row.
@@ -270,6 +314,8 @@ export type SimulatorSessionView = {
   amountCents: number
   email: string
   approved: boolean
+  /** Pays one of our open invoices (the payments page is where the customer comes back to). */
+  paysInvoice: boolean
 }
 
 /** The session, if it exists, is still open or approved, and belongs to this user. */
@@ -288,6 +334,7 @@ export async function findOwnSession(
     amountCents: session.amountCents,
     email: session.email,
     approved: Boolean(session.approvedAt),
+    paysInvoice: Boolean(session.paymentId),
   }
 }
 
@@ -303,6 +350,13 @@ export async function approveSession(deps: SimulatorDeps, userId: string, sessio
     if (!session || session.userId !== userId) return null
     if (session.approvedAt) return session
     if (session.expiresAt.getTime() <= deps.now().getTime()) return null
+    if (session.mode === 'payment') {
+      return repo.markSimulatorSessionApproved(tx, session.id, {
+        stripeCustomerId: token('cus_sim'),
+        stripePaymentIntentId: token('pi_sim'),
+        approvedAt: deps.now(),
+      })
+    }
     return repo.markSimulatorSessionApproved(tx, session.id, {
       stripeSubscriptionId: token('sub_sim'),
       stripeCustomerId: token('cus_sim'),
@@ -310,6 +364,7 @@ export async function approveSession(deps: SimulatorDeps, userId: string, sessio
       approvedAt: deps.now(),
     })
   })
+  if (approved?.mode === 'payment') return approvePayment(deps, approved)
   if (
     !approved?.approvedAt ||
     !approved.stripeSubscriptionId ||
@@ -330,6 +385,10 @@ export async function approveSession(deps: SimulatorDeps, userId: string, sessio
     planId: approved.planId,
     unitAmount: approved.amountCents,
     created: at,
+    ours:
+      approved.subscriptionId && approved.paymentId
+        ? { subscriptionId: approved.subscriptionId, paymentId: approved.paymentId }
+        : undefined,
   }
   const urls = checkoutUrls(deps.config.appUrl)
   const checkoutSession = {
@@ -342,9 +401,9 @@ export async function approveSession(deps: SimulatorDeps, userId: string, sessio
     customer_email: approved.email,
     client_reference_id: approved.userId,
     subscription: subscription.id,
-    metadata: { userId: approved.userId, planId: approved.planId },
-    success_url: urls.success,
-    cancel_url: urls.cancel,
+    metadata: { userId: approved.userId, planId: approved.planId, ...(subscription.ours ?? {}) },
+    success_url: subscription.ours ? urls.invoiceSuccess : urls.success,
+    cancel_url: subscription.ours ? urls.invoiceCancel : urls.cancel,
     livemode: false,
   }
   const invoice = invoiceObject({
@@ -362,7 +421,38 @@ export async function approveSession(deps: SimulatorDeps, userId: string, sessio
     event(`evt_${approved.id}_completed`, 'checkout.session.completed', at, checkoutSession),
   )
   await handleStripeEvent(handlerDeps, event(`evt_${approved.stripeInvoiceId}_paid`, 'invoice.paid', at, invoice))
-  return urls.success
+  return subscription.ours ? urls.invoiceSuccess : urls.success
+}
+
+/** A payment-mode session (one renewal or upgrade invoice): the Checkout Session Stripe completes, paid. */
+async function approvePayment(deps: SimulatorDeps, approved: repo.SimulatorSessionRow): Promise<string | null> {
+  if (!approved.approvedAt || !approved.stripePaymentIntentId || !approved.paymentId) return null
+  const urls = checkoutUrls(deps.config.appUrl)
+  const metadata = { userId: approved.userId, subscriptionId: approved.subscriptionId, paymentId: approved.paymentId }
+  const checkoutSession = {
+    id: approved.id,
+    object: 'checkout.session',
+    mode: 'payment',
+    status: 'complete',
+    payment_status: 'paid',
+    amount_total: approved.amountCents,
+    amount_subtotal: approved.amountCents,
+    currency: 'brl',
+    customer: approved.stripeCustomerId,
+    customer_email: approved.email,
+    client_reference_id: approved.userId,
+    payment_intent: approved.stripePaymentIntentId,
+    subscription: null,
+    metadata,
+    success_url: urls.invoiceSuccess,
+    cancel_url: urls.invoiceCancel,
+    livemode: false,
+  }
+  await handleStripeEvent(
+    eventDeps(deps),
+    event(`evt_${approved.id}_completed`, 'checkout.session.completed', approved.approvedAt, checkoutSession),
+  )
+  return urls.invoiceSuccess
 }
 
 /** Decline: like a refused card at Stripe, nothing is recorded; the session stays open for another try. */
@@ -370,6 +460,11 @@ export async function declineSession(deps: SimulatorDeps, userId: string, sessio
   const session = await findOwnSession(deps, userId, sessionId)
   if (!session) return null
   // Declining after approving (back button) cannot undo the payment: show where it went.
-  if (session.approved) return checkoutUrls(deps.config.appUrl).success
-  return `${deps.config.appUrl}/plans?checkout=declined`
+  if (session.approved)
+    return session.paysInvoice
+      ? checkoutUrls(deps.config.appUrl).invoiceSuccess
+      : checkoutUrls(deps.config.appUrl).success
+  return session.paysInvoice
+    ? `${deps.config.appUrl}/dashboard/payments?checkout=declined`
+    : `${deps.config.appUrl}/plans?checkout=declined`
 }

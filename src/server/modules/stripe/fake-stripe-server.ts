@@ -17,6 +17,10 @@ export type FakeStripe = {
   requests: FakeRequest[]
   /** Subscriptions the fake knows, by id (tests seed them; updates change them). */
   subscriptions: Map<string, Json>
+  /** Invoices the fake made (the proration invoices of pending updates), by id. */
+  invoices: Map<string, Json>
+  /** The card declines the next charge: a pending update stays pending (Stripe's `pending_update`). */
+  declineNextCharge(): void
   /** The next matching request fails with this Stripe error (4xx: the SDK does not retry it). */
   failNext(
     match: { method: string; path: RegExp },
@@ -66,7 +70,96 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const subscriptions = new Map<string, Json>()
   const idempotent = new Map<string, Json>()
   const failures: Array<{ method: string; path: RegExp; status: number; error: Json }> = []
+  const invoices = new Map<string, Json>()
+  let declineNext = false
   let counter = 0
+
+  /**
+   * `payment_behavior=pending_if_incomplete` (Stripe's pending updates): only a few parameters are accepted; the
+   * proration invoice (here the price difference) is charged at once; paid, the new price applies; declined, the
+   * subscription keeps its items and shows the change in `pending_update`, its latest invoice left open.
+   */
+  function pendingUpdate(subscription: Json, body: Record<string, unknown>): { status: number; body: Json } {
+    const allowed = [
+      'items',
+      'proration_behavior',
+      'proration_date',
+      'payment_behavior',
+      'expand',
+      'billing_cycle_anchor',
+      'trial_end',
+      'trial_from_plan',
+      'add_invoice_items',
+    ]
+    const unknown = Object.keys(body).find((k) => !allowed.includes(k))
+    if (unknown) {
+      return {
+        status: 400,
+        body: {
+          error: {
+            type: 'invalid_request_error',
+            param: unknown,
+            message: `You cannot pass \`${unknown}\` when \`payment_behavior\` is \`pending_if_incomplete\`.`,
+          },
+        },
+      }
+    }
+    const items = (subscription.items as { data: Json[] }).data
+    const current = items[0] as Json
+    const requested = ((body.items as Json[] | undefined) ?? [])[0] as Json | undefined
+    const priceData = (requested?.price_data ?? {}) as Json
+    counter += 1
+    const price = {
+      id: `price_fake_${counter}`,
+      object: 'price',
+      currency: priceData.currency,
+      unit_amount: Number(priceData.unit_amount),
+      product: priceData.product,
+      recurring: priceData.recurring,
+    }
+    const oldAmount = Number(((current.price ?? {}) as Json).unit_amount ?? 0)
+    const due = Math.max(0, price.unit_amount - oldAmount)
+    const declined = declineNext
+    declineNext = false
+    const invoice: Json = {
+      id: `in_fake_${counter}`,
+      object: 'invoice',
+      status: declined ? 'open' : 'paid',
+      billing_reason: 'subscription_update',
+      currency: 'brl',
+      customer: subscription.customer,
+      amount_due: due,
+      amount_paid: declined ? 0 : due,
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { subscription: subscription.id, metadata: subscription.metadata },
+      },
+    }
+    invoices.set(invoice.id as string, invoice)
+    const expand = Array.isArray(body.expand) ? body.expand : []
+    const latest = expand.includes('latest_invoice') ? invoice : invoice.id
+    const newItem = { ...current, id: requested?.id ?? current.id, price }
+    const updated: Json = declined
+      ? {
+          ...subscription,
+          latest_invoice: invoice.id,
+          pending_update: {
+            expires_at: Math.floor(Date.now() / 1000) + 23 * 3600,
+            subscription_items: [newItem],
+            billing_cycle_anchor: null,
+            trial_end: null,
+            trial_from_plan: null,
+          },
+        }
+      : {
+          ...subscription,
+          latest_invoice: invoice.id,
+          pending_update: null,
+          items: { ...(subscription.items as Json), data: [newItem] },
+        }
+    subscriptions.set(subscription.id as string, updated)
+    return { status: 200, body: { ...updated, latest_invoice: latest } }
+  }
 
   const server = createServer(async (request, response) => {
     const raw = await readBody(request)
@@ -95,6 +188,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         object: 'checkout.session',
         url: `https://checkout.stripe.com/c/pay/${id}`,
         mode: body.mode,
+        line_items: body.line_items,
+        payment_intent_data: body.payment_intent_data,
+        subscription_data: body.subscription_data,
         customer_email: body.customer_email,
         client_reference_id: body.client_reference_id,
         metadata: body.metadata ?? {},
@@ -124,6 +220,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         subscriptions.set(match[1], canceled)
         return send(response, 200, canceled)
       }
+      if (method === 'POST' && body.payment_behavior === 'pending_if_incomplete') {
+        const result = pendingUpdate(subscription, body)
+        return send(response, result.status, result.body)
+      }
       if (method === 'POST') {
         const updated: Json = { ...subscription }
         if (body.cancel_at_period_end !== undefined) updated.cancel_at_period_end = body.cancel_at_period_end === 'true'
@@ -144,6 +244,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     url: `http://127.0.0.1:${port}`,
     requests,
     subscriptions,
+    invoices,
+    declineNextCharge() {
+      declineNext = true
+    },
     failNext(match, status, error) {
       failures.push({ ...match, status, error })
     },

@@ -19,6 +19,12 @@
  *      delivery order.
  *    - customer.subscription.deleted is final: it applies whatever its age, and nothing revives the row after it.
  * 4. Unknown event types are recorded and answered 200.
+ * 5. Paying our open invoices by card (card-invoice-events.ts): metadata naming our pending_pix subscription binds
+ *    the Stripe subscription to that row (never a second row); a payment-mode checkout pays the invoice it names.
+ * 6. The plan: a row is created with the metadata's plan; afterwards only a paid `subscription_update` invoice of a
+ *    card upgrade we recorded switches it (billing/card-upgrade.service.ts). Subscription events follow the
+ *    metadata's plan only when the price charged is that plan's price; invoice.payment_failed of an upgrade leaves
+ *    the subscription as it is (pending update). Card invoices must be BRL and of the amount we priced.
  */
 import { randomUUID } from 'node:crypto'
 import { nextPeriod } from '../../../domain/billing-period'
@@ -38,6 +44,8 @@ import {
   subscriptionIdOf,
 } from './stripe-objects'
 import * as repo from './stripe.repo'
+import { bindSwitchedSubscription, payInvoiceFromCheckout, switchedInvoiceAmount } from './card-invoice-events'
+import { applyPaidCardPlanChange, declineCardPlanChange, expireCardPlanChange } from '../billing/card-upgrade.service'
 
 export type StripeEventSource = 'stripe' | 'card-simulator'
 
@@ -48,6 +56,8 @@ export type StripeEventDeps = {
   source: StripeEventSource
   /** Reads the subscription as the provider has it now (Stripe API, or the simulator's own object). */
   retrieveSubscription?: ((stripeSubscriptionId: string) => Promise<unknown>) | undefined
+  /** Public base URL, for the links in customer notifications (a declined card upgrade). */
+  appUrl?: string | undefined
 }
 
 export type StripeEventResult = 'processed' | 'duplicate' | 'ignored'
@@ -74,7 +84,14 @@ function paymentType(billingReason: string | undefined): 'new' | 'upgrade' | 're
   return 'renewal'
 }
 
-type HandlerContext = { tx: Tx; now: Date; actor: Actor; source: StripeEventSource; event: StripeEventInput }
+export type HandlerContext = {
+  tx: Tx
+  now: Date
+  actor: Actor
+  source: StripeEventSource
+  event: StripeEventInput
+  appUrl: string
+}
 
 export async function handleStripeEvent(deps: StripeEventDeps, event: StripeEventInput): Promise<StripeEventResult> {
   // Cheap early exit for replays; the insert inside the transaction is what actually guarantees once-only.
@@ -90,10 +107,20 @@ export async function handleStripeEvent(deps: StripeEventDeps, event: StripeEven
       at: now,
     })
     if (!recorded) return 'duplicate'
-    const c: HandlerContext = { tx, now, actor: systemActor(deps.source), source: deps.source, event }
+    const c: HandlerContext = {
+      tx,
+      now,
+      actor: systemActor(deps.source),
+      source: deps.source,
+      event,
+      appUrl: deps.appUrl ?? '',
+    }
     switch (event.type) {
       case 'checkout.session.completed':
-        return onCheckoutCompleted(c, fetched)
+      case 'checkout.session.async_payment_succeeded':
+        // Payment mode: one of our open invoices paid by card (card-invoice-events.ts).
+        if (readCheckoutSession(event.data.object)?.mode === 'payment') return payInvoiceFromCheckout(c)
+        return event.type === 'checkout.session.completed' ? onCheckoutCompleted(c, fetched) : 'ignored'
       case 'invoice.paid':
       case 'invoice.payment_succeeded':
         return onInvoicePaid(c, fetched)
@@ -103,6 +130,8 @@ export async function handleStripeEvent(deps: StripeEventDeps, event: StripeEven
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
         return onSubscriptionChanged(c)
+      case 'customer.subscription.pending_update_expired':
+        return onPendingUpdateExpired(c)
       default:
         return 'ignored'
     }
@@ -161,6 +190,13 @@ async function onCheckoutCompleted(c: HandlerContext, fetched: SubscriptionSnaps
 async function onInvoicePaid(c: HandlerContext, fetched: SubscriptionSnapshot | null) {
   const invoice = readInvoice(c.event.data.object)
   if (!invoice?.subscriptionId) return 'ignored' // a one-off invoice: not ours to track
+  if (invoice.currency && invoice.currency !== 'brl') {
+    // Our prices are BRL only: an invoice in another currency is not recorded as BRL, people look at it.
+    await audit(c.tx, c.actor, 'payment.card_currency_mismatch', 'stripe_invoice', invoice.id, {
+      after: { currency: invoice.currency, amountPaid: invoice.amountPaid, source: c.source, eventId: c.event.id },
+    })
+    return 'ignored'
+  }
   const metadata = mergeMetadata(invoice.metadata, fetched?.metadata)
   const customerId = invoice.customerId ?? fetched?.customerId
   const row = await ensureRow(c, invoice.subscriptionId, {
@@ -170,14 +206,44 @@ async function onInvoicePaid(c: HandlerContext, fetched: SubscriptionSnapshot | 
     customerId,
   })
   if (!row) return 'ignored'
-  if (invoice.amountPaid > 0) await recordCardPayment(c, row, invoice, metadata)
-  await applyChange(
-    c,
-    row,
-    { status: 'active', period: invoice.period, planId: metadata.planId, customerId },
-    'subscription.invoice_paid',
-  )
+  // A paid upgrade invoice switches to the target we recorded (Stripe's pending update carries no metadata). Other
+  // invoices never move the plan: their metadata may still name the plan of before an upgrade.
+  let current = row
+  let targetPlanId: string | null = null
+  if (invoice.billingReason === 'subscription_update') {
+    const applied = await applyPaidCardPlanChange(c.tx, row, {
+      actor: c.actor,
+      now: c.now,
+      stripeInvoiceId: invoice.id,
+      eventId: c.event.id,
+    })
+    if (applied) current = applied.subscription
+    targetPlanId = applied?.change.targetPlanId ?? (await repo.findCardPlanChangeByInvoice(c.tx, invoice.id))
+  }
+  if (invoice.amountPaid > 0) await recordCardPayment(c, current, invoice, metadata, targetPlanId)
+  await applyChange(c, current, { status: 'active', period: invoice.period, customerId }, 'subscription.invoice_paid')
   return 'processed'
+}
+
+/**
+ * What a card invoice should have charged: a first invoice, the plan's price (or the PIX invoice it replaced); a
+ * renewal, the plan's price; an upgrade, at most the new plan's price. null: nothing to compare with.
+ */
+async function expectedAmount(
+  c: HandlerContext,
+  row: repo.SubscriptionRow,
+  type: 'new' | 'upgrade' | 'renewal',
+  metadata: OurMetadata,
+  targetPlanId: string | null,
+): Promise<{ exact?: number; max?: number } | null> {
+  if (type === 'upgrade') {
+    const target = targetPlanId ? await repo.findPlan(c.tx, targetPlanId) : null
+    return target ? { max: target.priceCents } : null
+  }
+  const switched = type === 'new' ? await switchedInvoiceAmount(c.tx, metadata) : null
+  if (switched !== null) return { exact: switched }
+  const plan = await repo.findPlan(c.tx, row.planId)
+  return plan ? { exact: plan.priceCents } : null
 }
 
 async function recordCardPayment(
@@ -185,16 +251,23 @@ async function recordCardPayment(
   row: repo.SubscriptionRow,
   invoice: InvoiceSnapshot,
   metadata: OurMetadata,
+  upgradeTargetPlanId: string | null,
 ) {
   const eventAt = new Date(c.event.created * 1000)
   const type = paymentType(invoice.billingReason)
-  const targetPlanId =
-    type === 'upgrade' && metadata.planId && (await repo.findPlan(c.tx, metadata.planId)) ? metadata.planId : null
+  const targetPlanId = type === 'upgrade' ? upgradeTargetPlanId : null
+  const expected = await expectedAmount(c, row, type, metadata, targetPlanId)
+  // An amount we did not price is recorded for people to look at ('review'), not as a normal payment.
+  const mismatch =
+    expected !== null &&
+    ((expected.exact !== undefined && invoice.amountPaid !== expected.exact) ||
+      (expected.max !== undefined && invoice.amountPaid > expected.max))
   const id = randomUUID()
   const inserted = await repo.insertCardPaymentIfMissing(c.tx, {
     id,
     subscriptionId: row.id,
     amountCents: invoice.amountPaid,
+    status: mismatch ? 'review' : 'paid',
     type,
     targetPlanId,
     dueDate: invoice.dueDate ?? invoice.createdAt ?? eventAt,
@@ -210,8 +283,9 @@ async function recordCardPayment(
     at: c.now,
   })
   if (inserted) {
-    await audit(c.tx, c.actor, 'payment.paid', 'payment', id, {
+    await audit(c.tx, c.actor, mismatch ? 'payment.flagged' : 'payment.paid', 'payment', id, {
       after: {
+        ...(mismatch ? { status: 'review', reason: 'amount_mismatch', expected } : {}),
         amountCents: invoice.amountPaid,
         type,
         stripeInvoiceId: invoice.id,
@@ -229,6 +303,16 @@ async function onInvoiceFailed(c: HandlerContext) {
   // A first payment declined inside Checkout leaves an incomplete subscription we never created: nothing to do.
   const row = await ensureRow(c, invoice.subscriptionId, null)
   if (!row) return 'ignored'
+  if (invoice.billingReason === 'subscription_update') {
+    // A declined upgrade (pending update): the subscription goes on as it was, the customer is told.
+    await declineCardPlanChange(c.tx, row, {
+      actor: c.actor,
+      now: c.now,
+      appUrl: c.appUrl,
+      stripeInvoiceId: invoice.id,
+    })
+    return 'processed'
+  }
   await applyChange(c, row, { status: 'past_due' }, 'subscription.payment_failed')
   return 'processed'
 }
@@ -252,12 +336,33 @@ async function onSubscriptionChanged(c: HandlerContext) {
       status,
       cancelAtPeriodEnd: sub.cancelAtPeriodEnd,
       period: sub.period,
-      planId: sub.metadata.planId,
+      planId: await planOfSubscription(c, sub),
       customerId: sub.customerId,
       endedAt: deleted ? (sub.endedAt ?? new Date(c.event.created * 1000)) : undefined,
     },
     deleted ? 'subscription.deleted' : 'subscription.updated',
   )
+  return 'processed'
+}
+
+/**
+ * The plan a subscription event names, only when the price Stripe charges is that plan's price and no pending update
+ * waits: after a card upgrade the subscription's metadata still names the old plan (pending updates take no
+ * metadata), and an event must never switch the plan back. Plan switches come from paid upgrade invoices.
+ */
+async function planOfSubscription(c: HandlerContext, sub: SubscriptionSnapshot): Promise<string | undefined> {
+  if (!sub.metadata.planId || sub.hasPendingUpdate) return undefined
+  const plan = await repo.findPlan(c.tx, sub.metadata.planId)
+  if (!plan) return undefined
+  return sub.unitAmount === undefined || sub.unitAmount === plan.priceCents ? plan.id : undefined
+}
+
+async function onPendingUpdateExpired(c: HandlerContext) {
+  const sub = readSubscription(c.event.data.object)
+  if (!sub) return 'ignored'
+  const row = await repo.lockByStripeId(c.tx, sub.id)
+  if (!row) return 'ignored'
+  await expireCardPlanChange(c.tx, row, { actor: c.actor, now: c.now })
   return 'processed'
 }
 
@@ -276,6 +381,8 @@ async function ensureRow(
 ): Promise<repo.SubscriptionRow | null> {
   const existing = await repo.lockByStripeId(c.tx, stripeSubscriptionId)
   if (existing || !create) return existing
+  // Paid from one of our open first invoices: that subscription moves to card, never a second row.
+  if (create.metadata.subscriptionId) return bindSwitchedSubscription(c, stripeSubscriptionId, create)
   const { userId, planId } = create.metadata
   if (!userId || !planId) return null
   if (!(await repo.userExists(c.tx, userId)) || !(await repo.findPlan(c.tx, planId))) return null

@@ -31,6 +31,9 @@ export function checkoutUrls(appUrl: string) {
   return {
     success: `${appUrl}/dashboard/my-subscriptions?checkout=success`,
     cancel: `${appUrl}/plans?checkout=canceled`,
+    /** Paying an open invoice by card starts and ends on the payments page. */
+    invoiceSuccess: `${appUrl}/dashboard/payments?checkout=success`,
+    invoiceCancel: `${appUrl}/dashboard/payments?checkout=canceled`,
   }
 }
 
@@ -75,8 +78,9 @@ export function createStripeGateway(
   return {
     mode: 'stripe',
 
-    async createCheckoutSession({ userId, email, plan, idempotencyKey }) {
-      const metadata = { userId, planId: plan.id }
+    async createCheckoutSession({ userId, email, plan, idempotencyKey, switch: switching }) {
+      // Moving our pending_pix subscription to card: our ids ride along, so the webhook updates that row.
+      const metadata = { userId, planId: plan.id, ...(switching ?? {}) }
       try {
         const session = await client.checkout.sessions.create(
           {
@@ -86,8 +90,45 @@ export function createStripeGateway(
             client_reference_id: userId,
             metadata,
             subscription_data: { metadata },
-            success_url: urls.success,
-            cancel_url: urls.cancel,
+            success_url: switching ? urls.invoiceSuccess : urls.success,
+            cancel_url: switching ? urls.invoiceCancel : urls.cancel,
+            locale: 'pt-BR',
+          },
+          { idempotencyKey },
+        )
+        if (!session.url) throw new Error('Stripe returned a checkout session without url')
+        return { url: session.url, sessionId: session.id }
+      } catch (error) {
+        throw providerFailure(error, providerMessage.checkout, log, 'checkout.sessions.create')
+      }
+    },
+
+    async createInvoicePaymentSession({
+      userId,
+      email,
+      subscriptionId,
+      paymentId,
+      amountCents,
+      description,
+      idempotencyKey,
+    }) {
+      const metadata = { userId, subscriptionId, paymentId }
+      try {
+        const session = await client.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                quantity: 1,
+                price_data: { currency: 'brl', unit_amount: amountCents, product_data: { name: description } },
+              },
+            ],
+            customer_email: email,
+            client_reference_id: userId,
+            metadata,
+            payment_intent_data: { metadata, description },
+            success_url: urls.invoiceSuccess,
+            cancel_url: urls.invoiceCancel,
             locale: 'pt-BR',
           },
           { idempotencyKey },
@@ -121,12 +162,16 @@ export function createStripeGateway(
         const item = subscription.items.data[0]
         if (!item) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no items`)
         const product = typeof item.price.product === 'string' ? item.price.product : item.price.product.id
-        await client.subscriptions.update(stripeSubscriptionId, {
+        // A pending update: the customer pays the prorated difference now, on its own invoice, and Stripe switches
+        // the price only once that invoice is paid. Such an update accepts no metadata: our side keeps the target.
+        const updated = await client.subscriptions.update(stripeSubscriptionId, {
           items: [{ id: item.id, price_data: { ...recurringPrice(plan), product } }],
-          // The customer pays the prorated difference now, on its own invoice (invoice.paid -> an upgrade payment).
           proration_behavior: 'always_invoice',
-          metadata: { planId: plan.id },
+          payment_behavior: 'pending_if_incomplete',
         })
+        const invoice = updated.latest_invoice
+        const invoiceId = typeof invoice === 'string' ? invoice : (invoice?.id ?? undefined)
+        return { status: updated.pending_update ? 'pending' : 'applied', invoiceId }
       } catch (error) {
         throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.update')
       }

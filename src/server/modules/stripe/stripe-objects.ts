@@ -36,12 +36,25 @@ function period(start: unknown, end: unknown): Period | undefined {
   return s && e && e.getTime() > s.getTime() ? { start: s, end: e } : undefined
 }
 
-/** Our ids, written by us into the session's and the subscription's metadata. */
-export type OurMetadata = { userId?: string | undefined; planId?: string | undefined }
+/**
+ * Our ids, written by us into the session's and the subscription's metadata. `subscriptionId` is our pending_pix
+ * subscription that a card checkout moves to card; `paymentId` is the invoice a card checkout pays.
+ */
+export type OurMetadata = {
+  userId?: string | undefined
+  planId?: string | undefined
+  subscriptionId?: string | undefined
+  paymentId?: string | undefined
+}
 
 function readMetadata(value: unknown): OurMetadata {
   const m = obj(value)
-  return { userId: str(m.userId), planId: str(m.planId) }
+  return {
+    userId: str(m.userId),
+    planId: str(m.planId),
+    subscriptionId: str(m.subscriptionId),
+    paymentId: str(m.paymentId),
+  }
 }
 
 /** The first value of each key wins: callers list sources from the most to the least trusted. */
@@ -49,6 +62,8 @@ export function mergeMetadata(...sources: Array<OurMetadata | undefined>): OurMe
   return {
     userId: sources.find((s) => s?.userId)?.userId,
     planId: sources.find((s) => s?.planId)?.planId,
+    subscriptionId: sources.find((s) => s?.subscriptionId)?.subscriptionId,
+    paymentId: sources.find((s) => s?.paymentId)?.paymentId,
   }
 }
 
@@ -75,6 +90,8 @@ export type SubscriptionSnapshot = {
   productId?: string | undefined
   unitAmount?: number | undefined
   endedAt?: Date | undefined
+  /** A pending update (payment_behavior pending_if_incomplete) waits for its invoice to be paid. */
+  hasPendingUpdate: boolean
 }
 
 export function readSubscription(value: unknown): SubscriptionSnapshot | null {
@@ -97,6 +114,7 @@ export function readSubscription(value: unknown): SubscriptionSnapshot | null {
     productId: idOf(price.product),
     unitAmount: num(price.unit_amount),
     endedAt: seconds(value.ended_at),
+    hasPendingUpdate: isObj(value.pending_update),
   }
 }
 
@@ -105,6 +123,8 @@ export type InvoiceSnapshot = {
   subscriptionId?: string | undefined
   customerId?: string | undefined
   amountPaid: number
+  /** Lower-case ISO code as Stripe sends it ('brl'). */
+  currency?: string | undefined
   billingReason?: string | undefined
   receiptUrl?: string | undefined
   period?: Period | undefined
@@ -134,6 +154,7 @@ export function readInvoice(value: unknown): InvoiceSnapshot | null {
     subscriptionId: idOf(parentDetails.subscription) ?? idOf(value.subscription),
     customerId: idOf(value.customer),
     amountPaid: num(value.amount_paid) ?? 0,
+    currency: str(value.currency)?.toLowerCase(),
     billingReason: str(value.billing_reason),
     receiptUrl: str(value.hosted_invoice_url),
     period: servicePeriod,
@@ -154,6 +175,10 @@ export type CheckoutSessionSnapshot = {
   subscriptionId?: string | undefined
   customerId?: string | undefined
   paymentStatus?: string | undefined
+  /** Payment mode: the payment intent, what was charged and in which currency. */
+  paymentIntentId?: string | undefined
+  amountTotal?: number | undefined
+  currency?: string | undefined
   metadata: OurMetadata
 }
 
@@ -167,6 +192,9 @@ export function readCheckoutSession(value: unknown): CheckoutSessionSnapshot | n
     subscriptionId: idOf(value.subscription),
     customerId: idOf(value.customer),
     paymentStatus: str(value.payment_status),
+    paymentIntentId: idOf(value.payment_intent),
+    amountTotal: num(value.amount_total),
+    currency: str(value.currency)?.toLowerCase(),
     metadata: mergeMetadata(readMetadata(value.metadata), { userId: str(value.client_reference_id) }),
   }
 }

@@ -4,7 +4,7 @@ import { profiles } from '../../db/schema/auth'
 import { type PaymentMetadata, payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { webhookEvents } from '../../db/schema/platform'
-import { cardSimulatorSessions, stripeSubscriptionSync } from '../../db/schema/stripe'
+import { cardPlanChanges, cardSimulatorSessions, stripeSubscriptionSync } from '../../db/schema/stripe'
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect
 export type NewSubscriptionRow = typeof subscriptions.$inferInsert
@@ -101,6 +101,8 @@ export type NewCardPayment = {
   id: string
   subscriptionId: string
   amountCents: number
+  /** 'review' when the amount is not what we priced. */
+  status: 'paid' | 'review'
   type: 'new' | 'upgrade' | 'renewal'
   targetPlanId: string | null
   dueDate: Date
@@ -119,7 +121,7 @@ export async function insertCardPaymentIfMissing(tx: Executor, p: NewCardPayment
       id: p.id,
       subscriptionId: p.subscriptionId,
       amountCents: p.amountCents,
-      status: 'paid',
+      status: p.status,
       currency: 'BRL',
       paymentMethod: 'card',
       type: p.type,
@@ -135,6 +137,16 @@ export async function insertCardPaymentIfMissing(tx: Executor, p: NewCardPayment
     .onConflictDoNothing({ target: payments.stripeInvoiceId })
     .returning({ id: payments.id })
   return inserted.length > 0
+}
+
+/** The target plan of the card upgrade that this Stripe invoice paid (already applied), if we asked for it. */
+export async function findCardPlanChangeByInvoice(db: Executor, stripeInvoiceId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ targetPlanId: cardPlanChanges.targetPlanId })
+    .from(cardPlanChanges)
+    .where(eq(cardPlanChanges.stripeInvoiceId, stripeInvoiceId))
+    .limit(1)
+  return row?.targetPlanId ?? null
 }
 
 export async function findCardReceipt(db: Executor, stripeInvoiceId: string) {
@@ -186,7 +198,13 @@ export async function lockSimulatorSession(tx: Executor, id: string): Promise<Si
 export async function markSimulatorSessionApproved(
   tx: Executor,
   id: string,
-  values: { stripeSubscriptionId: string; stripeCustomerId: string; stripeInvoiceId: string; approvedAt: Date },
+  values: {
+    stripeSubscriptionId?: string
+    stripeCustomerId?: string
+    stripeInvoiceId?: string
+    stripePaymentIntentId?: string
+    approvedAt: Date
+  },
 ): Promise<SimulatorSessionRow> {
   const [row] = await tx.update(cardSimulatorSessions).set(values).where(eq(cardSimulatorSessions.id, id)).returning()
   if (!row) throw new Error(`simulator session ${id} vanished while locked`)

@@ -523,14 +523,28 @@ describe('POST /api/webhooks/stripe', () => {
     expect((await subscriptionRow(subId))[0]?.status).toBe('canceled')
   })
 
-  it('records an upgrade payment for a proration invoice and follows the plan in the metadata', async () => {
+  it('records the paid invoice of the upgrade we asked for, and the metadata never moves the plan', async () => {
     const subId = newSubId()
     const base = { user: bruno, planId: 'plan_basic', start: t0, end: t0 + 30 * day, amount: 9900 }
     await sendEvent(event('customer.subscription.updated', t0, subscriptionObject(subId, base)))
-    const upgrade = invoiceObject(`in_u_${subId}`, {
+    const [created] = await subscriptionRow(subId)
+    fake.subscriptions.set(subId, subscriptionObject(subId, base))
+    fake.declineNextCharge() // the update stays pending: only the paid invoice switches the plan
+    const declined = await post(
+      t.app,
+      '/api/subscriptions/upgrade',
+      { subscription_id: created!.id, new_plan_id: 'plan_business' },
+      bruno.cookie,
+    )
+    expect(declined.statusCode, declined.body).toBe(402)
+    expect((await subscriptionRow(subId))[0]?.planId).toBe('plan_basic')
+
+    // The customer pays the open invoice later: Stripe applies the pending update and says invoice.paid.
+    const openInvoiceId = [...fake.invoices.keys()].at(-1)! // the upgrade's invoice, left open by the decline
+    const upgrade = invoiceObject(openInvoiceId, {
       subscription: subId,
       user: bruno,
-      planId: 'plan_business',
+      planId: 'plan_basic', // the subscription's metadata, unchanged by a pending update
       amount: 15000,
       reason: 'subscription_update',
       start: t0 + 15 * day,
@@ -541,6 +555,27 @@ describe('POST /api/webhooks/stripe', () => {
     expect(row).toMatchObject({ planId: 'plan_business', currentPeriodStart: new Date(t0 * 1000) })
     const [payment] = await paymentRows(row!.id)
     expect(payment).toMatchObject({ type: 'upgrade', targetPlanId: 'plan_business', amountCents: 15000 })
+
+    // Later events still name plan_basic in the metadata, at the new price: the plan stays.
+    const after = subscriptionObject(subId, { ...base, amount: 39900, cancelAtPeriodEnd: true })
+    await sendEvent(event('customer.subscription.updated', t0 + 16 * day, after))
+    const renewal = invoiceObject(`in_r_${subId}`, {
+      subscription: subId,
+      user: bruno,
+      planId: 'plan_basic',
+      amount: 39900,
+      reason: 'subscription_cycle',
+      start: t0 + 30 * day,
+      end: t0 + 60 * day,
+    })
+    await sendEvent(event('invoice.paid', t0 + 30 * day, renewal))
+    expect((await subscriptionRow(subId))[0]).toMatchObject({ planId: 'plan_business', cancelAtPeriodEnd: true })
+    const paid = await paymentRows(row!.id)
+    expect(paid.find((p) => p.stripeInvoiceId === `in_r_${subId}`)).toMatchObject({
+      type: 'renewal',
+      status: 'paid',
+      amountCents: 39900,
+    })
   })
 
   it('records unknown event types and answers 200', async () => {
@@ -617,7 +652,7 @@ describe('Stripe card gateway', () => {
         },
       ],
       proration_behavior: 'always_invoice',
-      metadata: { planId: 'plan_business' },
+      payment_behavior: 'pending_if_incomplete',
     })
 
     await card.cancelNow(subId)

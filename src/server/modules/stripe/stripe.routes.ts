@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { cardCheckoutResultSchema, checkoutInputSchema } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
+import { findOpenFirstInvoice, startInvoiceCardCheckout } from '../billing/card-invoice.service'
 import { createStripeClient } from './stripe-gateway'
 import { handleStripeEvent } from './stripe-events.service'
 import { readEvent } from './stripe-objects'
@@ -35,6 +36,10 @@ export const stripeRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.user!
       const plan = await findPlan(app.ctx.db, request.body.plan_id)
       if (!plan?.active) throw new DomainError('plan_not_found')
+      // One purchase, one subscription: with this plan's first PIX invoice still open, the card pays that invoice
+      // and moves that subscription to card instead of starting a second one.
+      const openFirstInvoice = await findOpenFirstInvoice(app.ctx.db, user.id, plan.id)
+      if (openFirstInvoice) return startInvoiceCardCheckout({ ...app.ctx, log: request.log }, user, openFirstInvoice)
       // Same user, plan and price within a 10-minute window: a double click gets the session of the first click.
       const bucket = Math.floor(app.ctx.now().getTime() / checkoutBucketMs)
       const { url } = await app.ctx.card.createCheckoutSession({
@@ -91,6 +96,7 @@ const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
           db: app.ctx.db,
           now: () => app.ctx.now(),
           source: 'stripe',
+          appUrl: app.ctx.config.appUrl,
           // A Stripe error carries Stripe's status (e.g. 404): answer 502 instead, and Stripe delivers again later.
           retrieveSubscription: (id) =>
             stripe.subscriptions.retrieve(id).catch((error: unknown) => {

@@ -93,6 +93,21 @@ export function useCardCheckout() {
   })
 }
 
+/**
+ * POST /api/payments/:id/card-checkout: 'Pagar com Cartão' on an open invoice pays that invoice (a first invoice moves
+ * its subscription to card; a renewal or upgrade is one card payment of its amount). The browser leaves for it.
+ */
+export function useInvoiceCardCheckout() {
+  return useMutation({
+    mutationFn: (paymentId: string) =>
+      api.post(`/api/payments/${encodeURIComponent(paymentId)}/card-checkout`, {}, cardCheckoutResultSchema),
+    onSuccess: ({ url }) => {
+      window.location.assign(url)
+    },
+    meta: { feedback: toasts.checkout },
+  })
+}
+
 export function useCancelSubscription() {
   const invalidate = useInvalidateBilling()
   return useMutation({

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import { CreditCard, ExternalLink, Loader2, QrCode } from 'lucide-react'
+import { CircleCheck, CreditCard, ExternalLink, Loader2, QrCode } from 'lucide-react'
 import { useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import type { Payment } from '../../../domain/contracts/billing'
 import { paths } from '../../app/paths'
 import { Button } from '../../components/ui/button'
@@ -11,14 +11,17 @@ import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
 import { formatBRL, formatDate } from '../../lib/format'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { paymentsQuery, pixChargeQuery, plansOnSaleQuery, useCardCheckout } from './api'
-import { PaymentStatusBadge } from './status-badges'
+import { paymentsQuery, pixChargeQuery, plansOnSaleQuery, useInvoiceCardCheckout } from './api'
+import { billingTexts, PaymentStatusBadge } from './status-badges'
 
 const paymentTypeLabel: Record<Payment['type'], string> = {
   new: 'Nova assinatura',
   upgrade: 'Upgrade de plano',
   renewal: 'Renovação',
 }
+
+const cardPollMs = 3000
+const cardPollTimes = 20
 
 const isOpen = (payment: Payment) => payment.status === 'pending' || payment.status === 'pending_pix'
 
@@ -27,7 +30,7 @@ export function subscriptionReference(payment: Payment): string {
   return payment.plan?.name ?? payment.subscriptionId.slice(0, 8)
 }
 
-/** Card checkout for an open invoice: the plan it pays for (the target plan of an upgrade). */
+/** The plan an open invoice pays for (the target plan of an upgrade). */
 function planToCharge(payment: Payment): string | null {
   if (payment.type === 'upgrade') return payment.targetPlanId ?? payment.metadata.targetPlanId ?? null
   return payment.plan?.id ?? null
@@ -42,7 +45,13 @@ export function receiptHref(payment: Payment): string | null {
 /** 'payments': open invoices to pay (PIX or card), then the history with receipts. */
 export function PaymentsPage() {
   useDocumentTitle('Pagamentos')
-  const payments = useQuery(paymentsQuery())
+  // Back from paying an invoice by card: the provider's webhook may land a moment later, so look again a few times.
+  const [searchParams] = useSearchParams()
+  const cardPaid = searchParams.get('checkout') === 'success'
+  const payments = useQuery({
+    ...paymentsQuery(),
+    refetchInterval: (query) => (cardPaid && query.state.dataUpdateCount < cardPollTimes ? cardPollMs : false),
+  })
   // Only to name the target plan of upgrade invoices; the page works without it.
   const plans = useQuery(plansOnSaleQuery())
   const planName = (id: string | null) => plans.data?.find((p) => p.id === id)?.name
@@ -51,6 +60,15 @@ export function PaymentsPage() {
   return (
     <div className="flex flex-col gap-8">
       <PageHeader title="Pagamentos" description="Pague faturas em aberto e consulte seus pagamentos e recibos." />
+      {cardPaid ? (
+        <p
+          role="status"
+          className="flex items-start gap-2 rounded-lg border border-primary/30 bg-secondary p-4 text-secondary-foreground"
+        >
+          <CircleCheck className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+          <span>{billingTexts.invoiceCardSuccess}</span>
+        </p>
+      ) : null}
       {payments.isPending ? (
         <Spinner label="Carregando pagamentos…" />
       ) : payments.isError ? (
@@ -81,7 +99,7 @@ function OpenInvoices({
   onPayWithPix: (id: string) => void
   planName: (id: string | null) => string | undefined
 }) {
-  const cardCheckout = useCardCheckout()
+  const cardCheckout = useInvoiceCardCheckout()
   const [cardFor, setCardFor] = useState<string | null>(null)
   const redirecting = cardCheckout.isPending || cardCheckout.isSuccess
   return (
@@ -96,7 +114,6 @@ function OpenInvoices({
       ) : (
         <ul className="grid gap-4 lg:grid-cols-2">
           {payments.map((payment) => {
-            const planId = planToCharge(payment)
             const titleId = `invoice-${payment.id}-title`
             return (
               <li key={payment.id} className="flex">
@@ -138,11 +155,10 @@ function OpenInvoices({
                     </Button>
                     <Button
                       className="sm:flex-1"
-                      disabled={planId === null || redirecting}
+                      disabled={redirecting}
                       onClick={() => {
-                        if (!planId) return
                         setCardFor(payment.id)
-                        cardCheckout.mutate(planId)
+                        cardCheckout.mutate(payment.id)
                       }}
                     >
                       {redirecting && cardFor === payment.id ? (

@@ -25,6 +25,7 @@ export const billingMethodLabel = {
 export const billingTexts = {
   cancelScheduled: 'Cancelamento agendado para o fim do período',
   checkoutSuccess: 'Pagamento aprovado! Sua assinatura será ativada em instantes.',
+  invoiceCardSuccess: 'Pagamento com cartão aprovado! A fatura será atualizada em instantes.',
   noSubscriptions: 'Você ainda não tem assinaturas.',
   planChanged: 'Plano alterado com sucesso!',
 } as const
