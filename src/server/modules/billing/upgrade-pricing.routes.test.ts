@@ -258,7 +258,9 @@ describe('choosing another upgrade target', () => {
     expect(upgrades).toHaveLength(1)
     // 21.5 days of 31 left at 10 Mar 12:00: R$ 300,00 × 21.5/31 = R$ 208,06.
     expect(upgrades[0]).toMatchObject({ status: 'pending_pix', targetPlanId: 'plan_business', amountCents: 20_806 })
-    expect(firstResult.kind === 'pix' && upgrades[0]?.pixReference).not.toBe(firstResult.kind === 'pix' && firstResult.pix.reference)
+    expect(firstResult.kind === 'pix' && upgrades[0]?.pixReference).not.toBe(
+      firstResult.kind === 'pix' && firstResult.pix.reference,
+    )
     const actions = (await auditActions(first.id)).map((a) => a.action)
     expect(actions.filter((a) => a === 'payment.upgrade_invoice_replaced')).toHaveLength(5)
 

@@ -195,12 +195,7 @@ export async function voidLapsedUpgradeInvoices(deps: LifecycleDeps, now: Date):
       const [row] = await tx
         .select()
         .from(subscriptions)
-        .where(
-          and(
-            sql`exists (select 1 from ${payments} where ${lapsedUpgrade})`,
-            notInArray(subscriptions.id, seen),
-          ),
-        )
+        .where(and(sql`exists (select 1 from ${payments} where ${lapsedUpgrade})`, notInArray(subscriptions.id, seen)))
         .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
         .limit(1)
         .for('update', { skipLocked: true })
