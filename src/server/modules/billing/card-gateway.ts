@@ -18,6 +18,8 @@ export interface CardGateway {
   cancelAtPeriodEnd(stripeSubscriptionId: string): Promise<void>
   /** An admin cancels: ends now. */
   cancelNow(stripeSubscriptionId: string): Promise<void>
+  /** An admin undoes a scheduled cancellation: the subscription renews again (Stripe cancel_at_period_end=false). */
+  resumeRenewal?(stripeSubscriptionId: string): Promise<void>
   /** Upgrade: Stripe switches the price and charges the prorated difference. */
   changePlan(stripeSubscriptionId: string, plan: Plan): Promise<void>
   /**

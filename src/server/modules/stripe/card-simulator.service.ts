@@ -215,6 +215,13 @@ export function createSimulatorGateway(
       deliverLater([event(token('evt_sim'), 'customer.subscription.updated', deps.now(), subscriptionObject(updated))])
     },
 
+    async resumeRenewal(stripeSubscriptionId) {
+      assertEnabled(deps.config)
+      const sub = await loadSimSubscription(deps, stripeSubscriptionId)
+      const updated = { ...sub, cancelAtPeriodEnd: false }
+      deliverLater([event(token('evt_sim'), 'customer.subscription.updated', deps.now(), subscriptionObject(updated))])
+    },
+
     async cancelNow(stripeSubscriptionId) {
       assertEnabled(deps.config)
       const sub = await loadSimSubscription(deps, stripeSubscriptionId)
