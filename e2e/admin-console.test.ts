@@ -308,6 +308,11 @@ describe('admin console', () => {
     expect(await field(dialog(), 'Cliente').inputValue()).toBe(`Diana Manual (${manual.email})`)
     expect(await field(dialog(), 'Data de início').inputValue()).toBe('2026-03-10')
     await field(dialog(), 'Status').selectOption({ label: 'Ativa' })
+    // Before saving as active, the form shows which pending invoices will be settled, and the total.
+    const settles = dialog().getByRole('region', { name: 'Faturas que serão marcadas como pagas' })
+    await settles.getByText('Ao salvar, 1 fatura PIX pendente será marcada como paga (confirmação manual):').waitFor()
+    expect(await textOf(settles)).toMatch(/Nova assinatura · vence em \d{2}\/\d{2}\/\d{4}\s*R\$\s199,00/)
+    expect(await textOf(settles)).toMatch(/Total\s*R\$\s199,00/)
     await field(dialog(), 'Cancelar no fim do período').check()
     await button(dialog(), 'Salvar').click()
     await expectToast('Assinatura salva com sucesso!')

@@ -60,6 +60,8 @@ export const errorText = {
   simulator_disabled: 'O simulador de cartão não está disponível neste ambiente.',
   last_admin: 'Não é possível remover o último administrador.',
   e2e_id_taken: 'Este identificador de transação PIX já foi usado em outro pagamento.',
+  card_subscription_managed:
+    'Esta alteração não é possível em uma assinatura de cartão: ela é gerenciada pelo Stripe. Cancele-a e crie uma nova, se preciso.',
   user_not_found: 'Usuário não encontrado.',
 } as const
 

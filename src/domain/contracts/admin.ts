@@ -76,6 +76,26 @@ export const adminSubscriptionSaveResultSchema = z.object({
   warning: z.string().nullable(),
 })
 
+/**
+ * GET /api/admin/subscriptions/:id/settlement-preview: the pending_pix invoices that saving the subscription as
+ * active would mark paid (manual_confirmation), and their total. Upgrade invoices whose period has ended are left
+ * out (the lifecycle voids them).
+ */
+export const settlementPreviewSchema = z
+  .object({
+    invoices: z.array(
+      z.object({
+        id: z.string(),
+        type: z.enum(['new', 'upgrade', 'renewal']),
+        amountCents: z.number().int(),
+        dueDate: z.string(),
+        pixReference: z.string().nullable(),
+      }),
+    ),
+    totalCents: z.number().int(),
+  })
+  .meta({ id: 'SettlementPreview' })
+
 /** GET /api/admin/payments?status=&method=&q=&sort=created_at|due_date|amount&dir= */
 export const adminPaymentsQuerySchema = listQuerySchema.extend({
   status: paymentStatusSchema.optional(),

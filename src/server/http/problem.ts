@@ -54,6 +54,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   simulator_disabled: 404,
   last_admin: 409,
   e2e_id_taken: 409,
+  card_subscription_managed: 409,
   user_not_found: 404,
 }
 

@@ -71,6 +71,8 @@ export const payments = pgTable(
     paymentMethod: paymentMethodEnum('payment_method').notNull(),
     type: paymentTypeEnum('type').notNull().default('new'),
     targetPlanId: text('target_plan_id').references(() => plans.id, { onDelete: 'restrict', onUpdate: 'cascade' }),
+    // Upgrade invoices: the end of the period they priced (they lapse with it; see migration 0007).
+    pricedPeriodEnd: timestamp('priced_period_end', { withTimezone: true }),
     dueDate: timestamp('due_date', { withTimezone: true }).notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     receiptUrl: text('receipt_url'),

@@ -12,7 +12,9 @@
 // - 'renewal': the period rolls forward one calendar month from the current end, keeping the anchor day
 //   (31 Jan → 28 Feb → 31 Mar). A past_due subscription whose invoice is paid after its period ended restarts
 //   from the payment instead (paidAt → +1 month), so the customer does not pay for days without access.
-// - 'upgrade': the plan switches to the invoice's target (billing's applyPaidUpgrade); the period is unchanged.
+// - 'upgrade': the plan switches to the invoice's target (billing's applyPaidUpgrade); the period is unchanged, and
+//   an open renewal invoice is re-issued at the new price. An upgrade invoice whose priced period has ended or
+//   moved on (billing/upgrade.service.ts isStaleUpgrade) goes to 'review' instead, whatever the amount.
 import { and, eq, ne } from 'drizzle-orm'
 import type { confirmPaymentInputSchema } from '../../../domain/contracts/admin'
 import { addMonthsAnchored } from '../../../domain/billing-period'
@@ -22,6 +24,7 @@ import type { Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import { applyPaidUpgrade } from '../billing/billing.service'
+import { isStaleUpgrade, type NotifyDeps } from '../billing/upgrade.service'
 import { type AdminPayment, findAdminPayment } from './admin-lists.repo'
 import type { AdminDeps } from './admin-subscriptions.service'
 
@@ -92,7 +95,9 @@ export async function confirmPayment(
         pixEndToEndId: payment.pixEndToEndId,
       }
 
-      if (input.amount_received_cents !== payment.amountCents) {
+      // An upgrade invoice paid after the period it priced ended (or moved on) buys nothing any more: review.
+      const staleUpgrade = isStaleUpgrade(payment, subscription, now)
+      if (input.amount_received_cents !== payment.amountCents || staleUpgrade) {
         await tx
           .update(payments)
           .set({
@@ -104,7 +109,12 @@ export async function confirmPayment(
           .where(eq(payments.id, payment.id))
         await audit(tx, actor, 'payment.flagged', 'payment', payment.id, {
           before,
-          after: { status: 'review', amountReceivedCents: input.amount_received_cents, pixEndToEndId: e2e },
+          after: {
+            status: 'review',
+            amountReceivedCents: input.amount_received_cents,
+            pixEndToEndId: e2e,
+            ...(staleUpgrade ? { reason: 'stale_upgrade_invoice' } : {}),
+          },
         })
         flagged = true
         return
@@ -133,7 +143,7 @@ export async function confirmPayment(
           pixEndToEndId: e2e,
         },
       })
-      await activate(tx, actor, paid, subscription, now)
+      await activate(tx, deps, actor, paid, subscription, now)
     })
   } catch (error) {
     // Another payment took the same E2E id between our check and our update.
@@ -146,9 +156,16 @@ export async function confirmPayment(
 }
 
 /** What a paid invoice grants (see the rules above); also used when a card pays a renewal or upgrade invoice. */
-export async function activate(tx: Tx, actor: Actor, paid: PaymentRow, subscription: SubscriptionRow, now: Date) {
+export async function activate(
+  tx: Tx,
+  notify: NotifyDeps | undefined,
+  actor: Actor,
+  paid: PaymentRow,
+  subscription: SubscriptionRow,
+  now: Date,
+) {
   if (paid.type === 'upgrade') {
-    await applyPaidUpgrade(tx, paid, { actor, now })
+    await applyPaidUpgrade(tx, paid, { actor, now, notify })
     return
   }
   let start: Date

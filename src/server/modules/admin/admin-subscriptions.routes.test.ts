@@ -137,7 +137,10 @@ describe('PUT /api/admin/subscriptions/:id (edit)', () => {
     const [untouched] = await t.database.db.select().from(payments).where(eq(payments.id, other.id))
     expect(untouched?.status).toBe('failed')
     expect((await auditRows(pending.id)).map((a) => a.action)).toEqual(['payment.manual_confirmation'])
-    expect((await auditRows(sub.id)).map((a) => a.action)).toEqual(['subscription.admin_update'])
+    expect((await auditRows(sub.id)).map((a) => a.action)).toEqual([
+      'subscription.admin_update',
+      'subscription.invoices_settled',
+    ])
   })
 
   it('keeps the saved subscription and answers the warning when settling the invoices fails', async () => {

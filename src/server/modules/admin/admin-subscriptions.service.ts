@@ -5,21 +5,28 @@
 //   the subscription stays saved and the answer carries the spec's warning instead of an error.
 // - A double submit of the same creation (same customer, plan, status and period within a minute) answers the row
 //   the first one created, serialised by a per-customer advisory lock.
+// - A card subscription's edit goes through the card provider first or is refused (admin-card-edits.ts).
+// - Before saving as active, the form shows what will be settled (settlementPreview, the same selection as the
+//   settlement), and the settlement's audit row on the subscription lists the invoices and the total.
 // - Admin cancel calls the card provider first (outside any transaction, so a slow provider holds no row lock);
 //   if the provider fails nothing changes here. A second cancel answers the canceled row and writes nothing.
 import { randomUUID } from 'node:crypto'
-import { and, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { adminSubscriptionInputSchema } from '../../../domain/contracts/admin'
 import { addDays } from '../../../domain/billing-period'
 import { DomainError } from '../../../domain/errors'
 import type { z } from 'zod'
 import type { AppContext } from '../../context'
-import type { Tx } from '../../db/client'
+import type { Plan } from '../../../domain/contracts/plans'
+import type { Executor, Tx } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { type Actor, audit } from '../audit/audit'
 import { applyPaidUpgrade, pixDueDays } from '../billing/billing.service'
+import type { CardGateway } from '../billing/card-gateway'
+import { toPlan } from '../plans/plans.repo'
+import { type CardCall, type CardEditInput, planCardEdit, runCardCalls } from './admin-card-edits'
 import { newPixReference } from '../pix/pix-settings.repo'
 import { type AdminSubscription, findAdminSubscription } from './admin-lists.repo'
 
@@ -50,7 +57,7 @@ function snapshot(s: SubscriptionRow) {
   }
 }
 
-async function requireRefs(tx: Tx, input: AdminSubscriptionInput) {
+async function requireRefs(tx: Executor, input: AdminSubscriptionInput) {
   const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1)
   if (!plan) throw new DomainError('plan_not_found')
   const [user] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, input.user_id)).limit(1)
@@ -73,6 +80,16 @@ export async function saveSubscription(
   const now = deps.now()
   const start = new Date(input.current_period_start)
   const end = new Date(input.current_period_end)
+  // A card subscription is changed at the provider first (admin-card-edits.ts), or the edit is refused.
+  let cardCalls: CardCall[] = []
+  if (id !== null) {
+    const [current] = await deps.db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1)
+    if (current?.billingMethod === 'card') {
+      const plan = toPlan(await requireRefs(deps.db, input))
+      cardCalls = planCardEdit(current, cardEditOf(input, plan, start, end), deps.card)
+      await runCardCalls(deps.card, current.stripeSubscriptionId, plan, cardCalls, deps.log)
+    }
+  }
   const savedId = await deps.db.transaction(async (tx) => {
     const plan = await requireRefs(tx, input)
     if (id === null) {
@@ -139,6 +156,9 @@ export async function saveSubscription(
 
     const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
     if (!locked) throw new DomainError('subscription_not_found')
+    if (locked.billingMethod === 'card') {
+      return saveCardEdit(tx, { actor, card: deps.card, now }, locked, { input, plan, start, end }, cardCalls)
+    }
     const startChanged = locked.currentPeriodStart.getTime() !== start.getTime()
     const [updated] = await tx
       .update(subscriptions)
@@ -177,9 +197,123 @@ export async function saveSubscription(
   return { subscription, warning }
 }
 
+function cardEditOf(input: AdminSubscriptionInput, plan: Plan, start: Date, end: Date): CardEditInput {
+  return {
+    userId: input.user_id,
+    plan,
+    status: input.status,
+    start,
+    end,
+    cancelAtPeriodEnd: input.cancel_at_period_end,
+  }
+}
+
+/**
+ * The local half of a card subscription edit, after the provider accepted its calls: plan, status and the
+ * cancel-at-period-end flag (customer and period cannot change); a cancel also voids the open invoices.
+ */
+async function saveCardEdit(
+  tx: Tx,
+  { actor, card, now }: { actor: Actor; card: CardGateway; now: Date },
+  locked: SubscriptionRow,
+  {
+    input,
+    plan,
+    start,
+    end,
+  }: { input: AdminSubscriptionInput; plan: typeof plans.$inferSelect; start: Date; end: Date },
+  calls: CardCall[],
+): Promise<string> {
+  // The refusals again, under the lock (the row may have become a card subscription since it was read). The
+  // provider's own webhooks may already have recorded what it was asked: that is the state we are writing too.
+  planCardEdit(locked, cardEditOf(input, toPlan(plan), start, end), card)
+  const canceling = input.status === 'canceled' && locked.status !== 'canceled'
+  const [updated] = await tx
+    .update(subscriptions)
+    .set({
+      planId: plan.id,
+      status: input.status,
+      cancelAtPeriodEnd: canceling ? false : input.cancel_at_period_end,
+      canceledAt: input.status === 'canceled' ? (locked.canceledAt ?? now) : null,
+      updatedAt: now,
+    })
+    .where(eq(subscriptions.id, locked.id))
+    .returning()
+  if (!updated) throw new Error(`subscription ${locked.id} vanished while locked`)
+  const voided = canceling
+    ? await tx
+        .update(payments)
+        .set({ status: 'void', updatedAt: now })
+        .where(and(eq(payments.subscriptionId, locked.id), inArray(payments.status, [...openStatuses])))
+        .returning({ id: payments.id })
+    : []
+  await audit(tx, actor, 'subscription.admin_update', 'subscription', locked.id, {
+    before: snapshot(locked),
+    after: {
+      ...snapshot(updated),
+      provider: calls.map((c) => c.op),
+      ...(canceling ? { voidedPaymentIds: voided.map((p) => p.id) } : {}),
+    },
+  })
+  return locked.id
+}
+
+/**
+ * The invoices "save as active" settles: the subscription's pending_pix invoices, except upgrade invoices whose
+ * priced period has ended (they buy nothing any more; the lifecycle voids them). Locked when `forUpdate`.
+ */
+async function settleableInvoices(db: Executor, subscriptionId: string, now: Date, forUpdate = false) {
+  const query = db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.subscriptionId, subscriptionId),
+        eq(payments.status, 'pending_pix'),
+        sql`not (${payments.type} = 'upgrade' and ${payments.pricedPeriodEnd} is not null
+          and ${payments.pricedPeriodEnd} <= ${now})`,
+      ),
+    )
+    .orderBy(asc(payments.dueDate), asc(payments.id))
+  return forUpdate ? query.for('update') : query
+}
+
+/** GET /api/admin/subscriptions/:id/settlement-preview: what saving it as active would settle, and the total. */
+export async function settlementPreview(
+  deps: AdminDeps,
+  subscriptionId: string,
+): Promise<{ invoices: SettlementInvoice[]; totalCents: number }> {
+  const [found] = await deps.db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId))
+  if (!found) throw new DomainError('subscription_not_found')
+  const invoices = (await settleableInvoices(deps.db, subscriptionId, deps.now())).map(settlementInvoice)
+  return { invoices, totalCents: invoices.reduce((sum, p) => sum + p.amountCents, 0) }
+}
+
+type SettlementInvoice = {
+  id: string
+  type: PaymentRow['type']
+  amountCents: number
+  dueDate: string
+  pixReference: string | null
+}
+
+function settlementInvoice(p: PaymentRow): SettlementInvoice {
+  return {
+    id: p.id,
+    type: p.type,
+    amountCents: p.amountCents,
+    dueDate: p.dueDate.toISOString(),
+    pixReference: p.pixReference,
+  }
+}
+
 /**
  * The subscription's pending_pix invoices become paid by manual confirmation (spec "Confirm manually"), one audit
- * row each; a paid upgrade invoice also switches the plan, as a confirmed one would.
+ * row each plus one on the subscription listing them all (ids, amounts, total); a paid upgrade invoice also
+ * switches the plan, as a confirmed one would. The set is the one the settlement preview showed.
  */
 export async function settlePendingPixInvoices(
   deps: AdminDeps,
@@ -188,18 +322,38 @@ export async function settlePendingPixInvoices(
 ): Promise<PaymentRow[]> {
   const now = deps.now()
   return deps.db.transaction(async (tx) => {
+    await tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscriptionId))
+      .for('update')
+    const due = await settleableInvoices(tx, subscriptionId, now, true)
+    if (due.length === 0) return []
     const settled = await tx
       .update(payments)
       .set({ status: 'paid', paymentMethod: 'manual_confirmation', paidAt: now, updatedAt: now })
-      .where(and(eq(payments.subscriptionId, subscriptionId), eq(payments.status, 'pending_pix')))
+      .where(
+        inArray(
+          payments.id,
+          due.map((p) => p.id),
+        ),
+      )
       .returning()
     for (const payment of settled) {
       await audit(tx, actor, 'payment.manual_confirmation', 'payment', payment.id, {
         before: { status: 'pending_pix', paymentMethod: 'pix' },
         after: { status: 'paid', paymentMethod: 'manual_confirmation', paidAt: now.toISOString() },
       })
-      await applyPaidUpgrade(tx, payment, { actor, now })
+      await applyPaidUpgrade(tx, payment, { actor, now, notify: deps })
     }
+    const listed = settled.map(settlementInvoice)
+    await audit(tx, actor, 'subscription.invoices_settled', 'subscription', subscriptionId, {
+      after: {
+        invoices: listed.map(({ id, type, amountCents }) => ({ id, type, amountCents })),
+        totalCents: listed.reduce((sum, p) => sum + p.amountCents, 0),
+        paymentMethod: 'manual_confirmation',
+      },
+    })
     return settled
   })
 }

@@ -18,6 +18,7 @@ import {
   confirmPaymentResultSchema,
   pixSettingsInputSchema,
   roleInputSchema,
+  settlementPreviewSchema,
 } from '../../../domain/contracts/admin'
 import { okSchema } from '../../../domain/contracts/auth'
 import { planInputSchema, planSchema } from '../../../domain/contracts/plans'
@@ -29,7 +30,12 @@ import { listAdminPayments, listAdminSubscriptions, listAdminUsers } from './adm
 import { confirmPayment } from './admin-payments.service'
 import { createPlan, deletePlan, updatePlan } from './admin-plans.service'
 import { cardInfo, getAdminPixSettings, saveAdminPixSettings } from './admin-settings.service'
-import { type AdminDeps, adminCancelSubscription, saveSubscription } from './admin-subscriptions.service'
+import {
+  type AdminDeps,
+  adminCancelSubscription,
+  saveSubscription,
+  settlementPreview,
+} from './admin-subscriptions.service'
 import { setUserRole } from './admin-users.service'
 
 const idParamsSchema = z.object({ id: z.string().min(1).max(100) })
@@ -88,12 +94,35 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: 'Edita uma assinatura (salvar como active quita as faturas pending_pix por confirmação manual)',
+        description:
+          'Assinaturas de cartão: cancelar, trocar o plano e o cancelamento no fim do período passam pelo Stripe ' +
+          'antes (se ele falhar, nada muda); cliente, datas e os demais status são recusados (409 ' +
+          'card_subscription_managed, com o que fazer).',
         params: idParamsSchema,
         body: adminSubscriptionInputSchema,
-        response: { 200: adminSubscriptionSaveResultSchema, ...writeErrors, 404: problemSchema },
+        response: {
+          200: adminSubscriptionSaveResultSchema,
+          ...writeErrors,
+          404: problemSchema,
+          409: problemSchema,
+          502: problemSchema,
+        },
       },
     },
     async (request) => saveSubscription(deps(request), actorOf(request), request.params.id, request.body),
+  )
+  app.get(
+    '/api/admin/subscriptions/:id/settlement-preview',
+    {
+      ...guard,
+      schema: {
+        tags: ['admin'],
+        summary: 'Faturas pending_pix que salvar a assinatura como active marcaria como pagas, e o total',
+        params: idParamsSchema,
+        response: { 200: settlementPreviewSchema, ...writeErrors, 404: problemSchema },
+      },
+    },
+    async (request) => settlementPreview(deps(request), request.params.id),
   )
   app.post(
     '/api/admin/subscriptions/:id/cancel',

@@ -174,8 +174,8 @@ export function listUserPayments(db: Executor, userId: string) {
 }
 
 /** The subscription's open upgrade invoice (the partial unique index allows at most one). */
-export async function findOpenUpgradeInvoice(tx: Tx, subscriptionId: string): Promise<PaymentRow | null> {
-  const [row] = await tx
+export async function findOpenUpgradeInvoice(db: Executor, subscriptionId: string): Promise<PaymentRow | null> {
+  const [row] = await db
     .select()
     .from(payments)
     .where(

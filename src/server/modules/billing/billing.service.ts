@@ -4,8 +4,9 @@
 //   answered exactly like a missing one (404, never 403): ids of other customers cannot be probed.
 // - Idempotency: a PIX checkout takes a per-user advisory lock and hands back the still open pending_pix invoice
 //   of the same plan instead of creating another (double click, retry). An upgrade locks the subscription row;
-//   a repeated request for the same target returns the same open invoice, a different target voids the old one
-//   (the partial unique index payments_one_open_upgrade_idx is the last line of defence). A second cancel is 409.
+//   a repeated request for the same target returns the same open invoice, a different target re-prices that row
+//   in place (upgrade.service.ts; the partial unique index payments_one_open_upgrade_idx is the last line of
+//   defence). A second cancel is 409.
 // - Card calls happen outside database transactions, before the local change: a slow or failing provider never
 //   holds row locks, and when it fails nothing changes here. The provider is asked again on a retry, which is
 //   harmless (cancel-at-period-end and a plan switch are idempotent at Stripe).
@@ -30,6 +31,16 @@ import { type Actor, audit, systemActor } from '../audit/audit'
 import { toPlan } from '../plans/plans.repo'
 import { upgradeCardPending } from './card-upgrade.service'
 import { getPixSettings, newPixReference, pixChargeFor, requirePixConfig } from '../pix/pix-settings.repo'
+import { hitRateLimit } from '../rate-limit/rate-limit'
+import {
+  isStaleUpgrade,
+  issueOrReplaceUpgradeInvoice,
+  type NotifyDeps,
+  pixUpgradeChargeCents,
+  repriceOpenRenewals,
+  upgradeChangesPerUser,
+  voidUpgradeInvoice,
+} from './upgrade.service'
 import {
   findOpenPixCheckout,
   findOpenUpgradeInvoice,
@@ -51,7 +62,6 @@ import {
   toPayment,
   toSubscription,
   updateSubscription,
-  voidPayment,
 } from './billing.repo'
 
 export type BillingDeps = Pick<AppContext, 'db' | 'now' | 'card' | 'config'> & {
@@ -235,9 +245,12 @@ export async function upgradeOptions(
   if (!canUpgrade(found.subscription.status)) throw new DomainError('cannot_upgrade')
   const now = deps.now()
   const higher = await listHigherPlans(deps.db, found.plan.priceCents)
+  const pix = found.subscription.billingMethod === 'pix'
   return higher.map((plan) => ({
     plan: toPlan(plan),
-    prorationCents: prorationFor(found.subscription, found.plan, plan, now),
+    prorationCents: pix
+      ? pixUpgradeChargeCents(found.subscription, found.plan, plan, now)
+      : prorationFor(found.subscription, found.plan, plan, now),
   }))
 }
 
@@ -274,6 +287,12 @@ async function upgradePix(
   newPlanId: string,
 ): Promise<UpgradeResult> {
   const now = deps.now()
+  // Rate limit what can add audit rows and messages (issuing or changing the invoice), not a repeated request for
+  // the same target, which answers the open invoice. Outside the transaction, so that a refusal still counts.
+  const peek = await findOpenUpgradeInvoice(deps.db, subscriptionId)
+  if (!peek || peek.targetPlanId !== newPlanId) {
+    await hitRateLimit(deps.db, `upgrade:${user.id}`, upgradeChangesPerUser, now)
+  }
   return deps.db.transaction(async (tx) => {
     const subscription = await lockUserSubscription(tx, user.id, subscriptionId)
     if (!subscription) throw new DomainError('subscription_not_found')
@@ -282,7 +301,8 @@ async function upgradePix(
     checkUpgrade(subscription, await listHigherPlans(tx, current.priceCents), target, current)
 
     const open = await findOpenUpgradeInvoice(tx, subscription.id)
-    if (open && open.targetPlanId === target.id) {
+    const stale = open !== null && isStaleUpgrade(open, subscription, now)
+    if (open && !stale && open.targetPlanId === target.id) {
       const pix = requirePixConfig(await getPixSettings(tx))
       return {
         kind: 'pix',
@@ -292,43 +312,31 @@ async function upgradePix(
       }
     }
 
-    const prorationCents = prorationFor(subscription, current, target, now)
-    const pix = prorationCents > 0 ? requirePixConfig(await getPixSettings(tx)) : null
-    if (open) {
-      // The customer changed their mind: only the newest choice stays payable.
-      await voidPayment(tx, open.id, now)
-      await audit(tx, actorOf(user), 'payment.void', 'payment', open.id, {
-        before: { status: open.status, targetPlanId: open.targetPlanId },
-        after: { status: 'void', reason: 'superseded_upgrade' },
-      })
-    }
-
-    if (!pix) {
-      // Nothing left to charge (the period is ending): switch now rather than issue an invoice of R$ 0,00.
+    const prorationCents = pixUpgradeChargeCents(subscription, current, target, now)
+    const actor = actorOf(user)
+    if (prorationCents === 0) {
+      // Nothing left to charge (the period is ending): switch now rather than issue an invoice of R$ 0,00. The next
+      // period is billed at the new price: an open renewal invoice is re-issued at it.
+      if (open) await voidUpgradeInvoice(tx, actor, open, now, 'switched_at_period_end')
       const updated = await updateSubscription(tx, subscription.id, { planId: target.id, updatedAt: now })
-      await audit(tx, actorOf(user), 'subscription.upgrade', 'subscription', subscription.id, {
+      await audit(tx, actor, 'subscription.upgrade', 'subscription', subscription.id, {
         before: { planId: subscription.planId },
         after: { planId: target.id, billingMethod: 'pix', prorationCents: 0 },
       })
+      await repriceOpenRenewals(tx, { subscription: updated, plan: target, actor, now, notify: deps })
       return { kind: 'switched', subscription: toSubscription(updated, target), prorationCents: 0 }
     }
 
-    const payment = await insertPayment(tx, {
-      id: randomUUID(),
-      subscriptionId: subscription.id,
+    const pix = requirePixConfig(await getPixSettings(tx))
+    const payment = await issueOrReplaceUpgradeInvoice(tx, {
+      actor,
+      subscription,
+      current,
+      target,
+      open,
       amountCents: prorationCents,
-      status: 'pending_pix',
-      paymentMethod: 'pix',
-      type: 'upgrade',
-      targetPlanId: target.id,
-      metadata: { type: 'upgrade', targetPlanId: target.id },
-      dueDate: addDays(now, pixDueDays),
-      pixReference: newPixReference('UPG'),
-      createdAt: now,
-      updatedAt: now,
-    })
-    await audit(tx, actorOf(user), 'payment.upgrade_invoice', 'payment', payment.id, {
-      after: { subscriptionId: subscription.id, fromPlanId: current.id, targetPlanId: target.id, prorationCents },
+      now,
+      dueDays: pixDueDays,
     })
     return {
       kind: 'pix',
@@ -342,13 +350,15 @@ async function upgradePix(
 /**
  * Switches the subscription to the upgrade invoice's target plan once that invoice is paid. For the admin
  * confirmation flow: call it inside the transaction that marked `payment` paid, with that updated row. The period is
- * unchanged (the invoice paid the difference up to its end). Any other payment type changes nothing (null); a
- * second call changes nothing either. Returns the subscription row after the switch.
+ * unchanged (the invoice paid the difference up to its end); open renewal invoices are re-issued at the new price
+ * (upgrade.service.ts; with `notify` the customer's message is enqueued in this transaction). A stale invoice (its
+ * period is over or no longer current) switches nothing. Any other payment type changes nothing (null); a second
+ * call changes nothing either. Returns the subscription row after the switch.
  */
 export async function applyPaidUpgrade(
   tx: Tx,
   payment: PaymentRow,
-  options: { actor?: Actor; now?: Date } = {},
+  options: { actor?: Actor; now?: Date; notify?: NotifyDeps } = {},
 ): Promise<SubscriptionRow | null> {
   if (payment.type !== 'upgrade') return null
   if (payment.status !== 'paid') throw new Error(`applyPaidUpgrade: payment ${payment.id} is ${payment.status}`)
@@ -357,20 +367,28 @@ export async function applyPaidUpgrade(
   const subscription = await lockSubscription(tx, payment.subscriptionId)
   if (!subscription) throw new Error(`applyPaidUpgrade: subscription ${payment.subscriptionId} is missing`)
   if (subscription.planId === targetPlanId) return subscription
-  const updated = await updateSubscription(tx, subscription.id, {
-    planId: targetPlanId,
-    updatedAt: options.now ?? payment.paidAt ?? payment.updatedAt,
-  })
-  await audit(
-    tx,
-    options.actor ?? systemActor('upgrade-paid'),
-    'subscription.upgrade',
-    'subscription',
-    subscription.id,
-    {
+  const now = options.now ?? payment.paidAt ?? payment.updatedAt
+  const actor = options.actor ?? systemActor('upgrade-paid')
+  if (isStaleUpgrade(payment, subscription, now)) {
+    // Paid for a period that is over (or no longer the current one): the money is there, the switch is not due.
+    // Callers that can (the admin confirmation) send such an invoice to review before marking it paid.
+    await audit(tx, actor, 'subscription.upgrade_not_applied', 'subscription', subscription.id, {
       before: { planId: subscription.planId },
-      after: { planId: targetPlanId, paymentId: payment.id },
-    },
-  )
+      after: { planId: subscription.planId, paymentId: payment.id, reason: 'stale_upgrade_invoice' },
+    })
+    return subscription
+  }
+  const updated = await updateSubscription(tx, subscription.id, { planId: targetPlanId, updatedAt: now })
+  await audit(tx, actor, 'subscription.upgrade', 'subscription', subscription.id, {
+    before: { planId: subscription.planId },
+    after: { planId: targetPlanId, paymentId: payment.id },
+  })
+  await repriceOpenRenewals(tx, {
+    subscription: updated,
+    plan: await requirePlanRow(tx, targetPlanId),
+    actor,
+    now,
+    notify: options.notify,
+  })
   return updated
 }

@@ -45,6 +45,8 @@ export interface CardGateway {
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a gateway that reports nothing applied the change
   changePlan(stripeSubscriptionId: string, plan: Plan): Promise<CardPlanChangeOutcome | void>
+  /** An admin undoes a scheduled cancellation: the subscription renews again (Stripe cancel_at_period_end=false). */
+  resumeRenewal?(stripeSubscriptionId: string): Promise<void>
   /**
    * The provider's view of a subscription (null when it does not know it), for the daily reconciliation in
    * modules/lifecycle. Optional: without it, card subscriptions are not reconciled.

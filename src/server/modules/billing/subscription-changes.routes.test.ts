@@ -228,14 +228,16 @@ describe('PIX upgrade', () => {
     expect(await openUpgradeInvoices(id)).toHaveLength(1)
   })
 
-  it('voids the open invoice when the customer picks another plan', async () => {
+  it('replaces the open invoice when the customer picks another plan (same row, new amount and BR Code)', async () => {
     const id = await subscribe(ana, 'plan_basic')
     const first: UpgradeResult = (await upgrade(ana, id, 'plan_pro')).json()
     const second: UpgradeResult = (await upgrade(ana, id, 'plan_business')).json()
     if (first.kind !== 'pix' || second.kind !== 'pix') throw new Error('expected PIX invoices')
     expect(second.payment.amountCents).toBe(20_806)
-    const [old] = await t.database.db.select().from(payments).where(eq(payments.id, first.payment.id))
-    expect(old?.status).toBe('void')
+    expect(second.payment.id).toBe(first.payment.id)
+    expect(second.pix.reference).not.toBe(first.pix.reference)
+    const [row] = await t.database.db.select().from(payments).where(eq(payments.id, first.payment.id))
+    expect(row).toMatchObject({ status: 'pending_pix', targetPlanId: 'plan_business', amountCents: 20_806 })
     expect((await openUpgradeInvoices(id)).map((p) => p.id)).toEqual([second.payment.id])
   })
 

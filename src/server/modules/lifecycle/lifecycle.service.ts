@@ -32,7 +32,13 @@
 // only claimed when no older event of its subscription is still pending, and a claimed event stays locked until its
 // outcome is written. Events of different subscriptions go independently.
 import { createRenewalInvoices } from './renewals.service'
-import { cancelExpiredFirstInvoices, cancelOverdue, endScheduledCancellations, markOverdue } from './period-end.service'
+import {
+  cancelExpiredFirstInvoices,
+  cancelOverdue,
+  endScheduledCancellations,
+  markOverdue,
+  voidLapsedUpgradeInvoices,
+} from './period-end.service'
 import { deliverNotifications, detectDueTomorrow, detectNotifications } from './notifications.service'
 import { deliverPlatformEvents, detectPlatformEvents } from './provisioning.service'
 import { reconcileCardSubscriptions } from './reconcile.service'
@@ -41,6 +47,7 @@ import type { LifecycleDeps, Pass } from './pass-runner'
 /** State changes and detection, in the order that lets each see the previous one's effects. */
 export const detectionPasses: [string, Pass][] = [
   ['renewals', createRenewalInvoices],
+  ['lapsed_upgrade_invoices', voidLapsedUpgradeInvoices],
   ['due_tomorrow', detectDueTomorrow],
   ['scheduled_cancellations', endScheduledCancellations],
   ['overdue', markOverdue],

@@ -68,8 +68,23 @@ const invoicePurpose: Record<InvoiceType, (planName: string) => string> = {
 }
 
 export function invoiceCreatedMessage(
-  input: Common & { type: InvoiceType; amountCents: number; dueDate: Date; brCode: string | null },
+  input: Common & {
+    type: InvoiceType
+    amountCents: number
+    dueDate: Date
+    brCode: string | null
+    /** The open invoice this one replaces (a renewal re-issued at the new plan's price after an upgrade). */
+    replaced?: { amountCents: number } | null
+  },
 ): NotificationMessage {
+  if (input.replaced) {
+    return build('Fatura de renovação atualizada', input.name, [
+      `Seu plano mudou para ${input.planName}. Por isso, a fatura de renovação de ${formatBRL(input.replaced.amountCents)} foi cancelada e substituída por esta, com o valor do novo plano.`,
+      `Valor: ${formatBRL(input.amountCents)}\nVencimento: ${formatDateBR(input.dueDate)}`,
+      ...pixLines(input.brCode, input.paymentsUrl),
+      'Se você já pagou a fatura anterior, fale com o suporte antes de pagar esta.',
+    ])
+  }
   const subject = input.type === 'renewal' ? 'Fatura de renovação disponível' : 'Fatura PIX gerada'
   return build(subject, input.name, [
     `Sua fatura PIX está disponível. Realize o pagamento ${invoicePurpose[input.type](input.planName)}.`,

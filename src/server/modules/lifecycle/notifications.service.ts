@@ -55,7 +55,7 @@ export function dayRef(date: Date): string {
 /** SQL twin of dayRef, for the detection queries. */
 const sqlDay = (column: unknown) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`
 
-function urls(deps: LifecycleDeps) {
+function urls(deps: Pick<LifecycleDeps, 'config'>) {
   return { paymentsUrl: `${deps.config.appUrl}/dashboard/payments`, plansUrl: `${deps.config.appUrl}/plans` }
 }
 
@@ -133,10 +133,20 @@ async function brCodeOf(tx: Tx, payment: PaymentRow, planName: string): Promise<
   }
 }
 
-export async function renderInvoiceCreated(tx: Tx, deps: LifecycleDeps, paymentId: string): Promise<Rendered | null> {
+/**
+ * The 'invoice_created' message of an open invoice. A renewal re-issued at a new price (metadata
+ * `replacesPaymentId`, `previousAmountCents`: billing/upgrade.service.ts) says so; whether it was enqueued in the
+ * re-issuing transaction or found by detection, its dedupe key (the new payment's id) makes it one message.
+ */
+export async function renderInvoiceCreated(
+  tx: Tx,
+  deps: Pick<LifecycleDeps, 'config'>,
+  paymentId: string,
+): Promise<Rendered | null> {
   const row = await loadPayment(tx, paymentId)
   if (!row) return null
   const planName = (row.targetPlan ?? row.plan).name
+  const previous = row.payment.metadata.previousAmountCents
   return {
     kind: 'invoice_created',
     ref: row.payment.id,
@@ -151,6 +161,8 @@ export async function renderInvoiceCreated(tx: Tx, deps: LifecycleDeps, paymentI
       amountCents: row.payment.amountCents,
       dueDate: row.payment.dueDate,
       brCode: await brCodeOf(tx, row.payment, planName),
+      replaced:
+        row.payment.metadata.replacesPaymentId && typeof previous === 'number' ? { amountCents: previous } : null,
     }),
   }
 }

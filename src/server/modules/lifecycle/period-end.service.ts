@@ -176,3 +176,58 @@ export async function cancelExpiredFirstInvoices(deps: LifecycleDeps, now: Date)
   )
   return { processed }
 }
+
+/**
+ * An upgrade invoice belongs to the period it priced (billing/upgrade.service.ts): still open when that period
+ * ends, it is voided, whatever the subscription's method or status, so it can no longer be paid for a plan switch.
+ */
+export async function voidLapsedUpgradeInvoices(deps: LifecycleDeps, now: Date): Promise<PassResult> {
+  const lapsedUpgrade = and(
+    eq(payments.subscriptionId, subscriptions.id),
+    eq(payments.type, 'upgrade'),
+    inArray(payments.status, [...openStatuses]),
+    lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscriptions.currentPeriodEnd})`, now),
+  )
+  const processed = await forEachClaimed(
+    deps,
+    'lapsed_upgrade_invoices',
+    async (tx, seen) => {
+      const [row] = await tx
+        .select()
+        .from(subscriptions)
+        .where(and(sql`exists (select 1 from ${payments} where ${lapsedUpgrade})`, notInArray(subscriptions.id, seen)))
+        .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
+        .limit(1)
+        .for('update', { skipLocked: true })
+      return row
+    },
+    async (tx, subscription) => {
+      if (!(await lockPaymentsOrGiveWay(tx, subscription.id))) return false
+      const voided = await tx
+        .update(payments)
+        .set({ status: 'void', updatedAt: now })
+        .where(
+          and(
+            eq(payments.subscriptionId, subscription.id),
+            eq(payments.type, 'upgrade'),
+            inArray(payments.status, [...openStatuses]),
+            lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscription.currentPeriodEnd})`, now),
+          ),
+        )
+        .returning()
+      for (const payment of voided) {
+        await audit(tx, actor, 'payment.void', 'payment', payment.id, {
+          before: { status: 'open', targetPlanId: payment.targetPlanId, amountCents: payment.amountCents },
+          after: {
+            status: 'void',
+            reason: 'upgrade_period_ended',
+            pricedPeriodEnd: (payment.pricedPeriodEnd ?? subscription.currentPeriodEnd).toISOString(),
+            by: 'billing',
+          },
+        })
+      }
+      return voided.length > 0
+    },
+  )
+  return { processed }
+}

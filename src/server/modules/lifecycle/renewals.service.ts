@@ -17,8 +17,9 @@ const actor = systemActor('billing')
 /**
  * For every active (or trialing) PIX subscription not set to cancel, whose period ends within renewalLeadDays:
  * a pending_pix invoice of type 'renewal' for the plan price, due at the period end. The partial unique index
- * payments_one_renewal_per_period_idx (subscription, due date) makes it once, whatever the number of workers; the
- * invoice_created notification is enqueued in the same transaction.
+ * payments_one_renewal_per_period_idx (subscription, due date, voided ones excluded) makes it once, whatever the
+ * number of workers; the invoice_created notification is enqueued in the same transaction. A plan switch while it
+ * is open re-issues it at the new price (billing/upgrade.service.ts); a voided renewal is never issued again here.
  */
 export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Promise<PassResult> {
   const horizon = addDays(now, renewalLeadDays)
@@ -69,7 +70,7 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
         })
         .onConflictDoNothing({
           target: [payments.subscriptionId, payments.dueDate],
-          where: sql`${payments.type} = 'renewal'`,
+          where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
         })
         .returning()
       if (!payment) return false // another worker issued it between our claim and our insert

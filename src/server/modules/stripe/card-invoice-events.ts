@@ -201,6 +201,6 @@ export async function payInvoiceFromCheckout(c: HandlerContext): Promise<'proces
       eventId: c.event.id,
     },
   })
-  await activate(c.tx, c.actor, paid, subscription, c.now)
+  await activate(c.tx, c.notify, c.actor, paid, subscription, c.now)
   return 'processed'
 }

@@ -13,7 +13,7 @@ import { handleStripeEvent, type StripeEventDeps } from './stripe-events.service
 import type { StripeEventInput } from './stripe-objects'
 import * as repo from './stripe.repo'
 
-export type SimulatorDeps = { config: Pick<Config, 'NODE_ENV' | 'appUrl'>; db: Db; now: () => Date }
+export type SimulatorDeps = { config: Config; db: Db; now: () => Date }
 
 const sessionLifetimeDays = 1 // as Stripe's Checkout Sessions
 
@@ -139,6 +139,7 @@ function eventDeps(deps: SimulatorDeps, retrieve?: (id: string) => Promise<unkno
     source: 'card-simulator',
     retrieveSubscription: retrieve,
     appUrl: deps.config.appUrl,
+    notify: { config: deps.config },
   }
 }
 
@@ -253,6 +254,13 @@ export function createSimulatorGateway(
       assertEnabled(deps.config)
       const sub = await loadSimSubscription(deps, stripeSubscriptionId)
       const updated = { ...sub, cancelAtPeriodEnd: true }
+      deliverLater([event(token('evt_sim'), 'customer.subscription.updated', deps.now(), subscriptionObject(updated))])
+    },
+
+    async resumeRenewal(stripeSubscriptionId) {
+      assertEnabled(deps.config)
+      const sub = await loadSimSubscription(deps, stripeSubscriptionId)
+      const updated = { ...sub, cancelAtPeriodEnd: false }
       deliverLater([event(token('evt_sim'), 'customer.subscription.updated', deps.now(), subscriptionObject(updated))])
     },
 

@@ -46,6 +46,7 @@ import {
 import * as repo from './stripe.repo'
 import { bindSwitchedSubscription, payInvoiceFromCheckout, switchedInvoiceAmount } from './card-invoice-events'
 import { applyPaidCardPlanChange, declineCardPlanChange, expireCardPlanChange } from '../billing/card-upgrade.service'
+import type { NotifyDeps } from '../billing/upgrade.service'
 
 export type StripeEventSource = 'stripe' | 'card-simulator'
 
@@ -58,6 +59,8 @@ export type StripeEventDeps = {
   retrieveSubscription?: ((stripeSubscriptionId: string) => Promise<unknown>) | undefined
   /** Public base URL, for the links in customer notifications (a declined card upgrade). */
   appUrl?: string | undefined
+  /** What the customer's messages are rendered with (a renewal re-priced by a card-paid upgrade). */
+  notify?: NotifyDeps | undefined
 }
 
 export type StripeEventResult = 'processed' | 'duplicate' | 'ignored'
@@ -91,6 +94,7 @@ export type HandlerContext = {
   source: StripeEventSource
   event: StripeEventInput
   appUrl: string
+  notify: NotifyDeps | undefined
 }
 
 export async function handleStripeEvent(deps: StripeEventDeps, event: StripeEventInput): Promise<StripeEventResult> {
@@ -114,6 +118,7 @@ export async function handleStripeEvent(deps: StripeEventDeps, event: StripeEven
       source: deps.source,
       event,
       appUrl: deps.appUrl ?? '',
+      notify: deps.notify,
     }
     switch (event.type) {
       case 'checkout.session.completed':

@@ -148,6 +148,14 @@ export function createStripeGateway(
       }
     },
 
+    async resumeRenewal(stripeSubscriptionId) {
+      try {
+        await client.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: false })
+      } catch (error) {
+        throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.update')
+      }
+    },
+
     async cancelNow(stripeSubscriptionId) {
       try {
         await client.subscriptions.cancel(stripeSubscriptionId)

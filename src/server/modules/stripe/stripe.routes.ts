@@ -97,6 +97,7 @@ const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
           now: () => app.ctx.now(),
           source: 'stripe',
           appUrl: app.ctx.config.appUrl,
+          notify: { config: app.ctx.config },
           // A Stripe error carries Stripe's status (e.g. 404): answer 502 instead, and Stripe delivers again later.
           retrieveSubscription: (id) =>
             stripe.subscriptions.retrieve(id).catch((error: unknown) => {

@@ -6,6 +6,7 @@ import {
   adminSubscriptionSaveResultSchema,
   type adminSubscriptionInputSchema,
   adminUserPageSchema,
+  settlementPreviewSchema,
 } from '../../../../domain/contracts/admin'
 import { api } from '../../../lib/api'
 import { totalExactShape } from '../shared/page-schema'
@@ -29,6 +30,15 @@ export function customerOptionsQuery(q: string) {
     queryKey: ['admin', 'users', 'options', q],
     queryFn: () => api.get(`/api/admin/users?${query.toString()}`, adminUserPageSchema),
     placeholderData: keepPreviousData,
+  })
+}
+
+/** What saving the subscription as active would settle (its pending_pix invoices) and their total. */
+export function settlementPreviewQuery(id: string) {
+  return queryOptions({
+    queryKey: ['admin', 'subscriptions', id, 'settlement-preview'],
+    queryFn: () =>
+      api.get(`/api/admin/subscriptions/${encodeURIComponent(id)}/settlement-preview`, settlementPreviewSchema),
   })
 }
 

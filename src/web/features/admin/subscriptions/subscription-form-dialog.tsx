@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useId } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { z } from 'zod'
-import type { adminSubscriptionSchema } from '../../../../domain/contracts/admin'
+import type { adminSubscriptionSchema, settlementPreviewSchema } from '../../../../domain/contracts/admin'
 import {
   isSubscriptionStatus,
   type SubscriptionStatus,
@@ -21,12 +21,12 @@ import {
 import { Input } from '../../../components/ui/input'
 import { FieldError, Label } from '../../../components/ui/label'
 import { ApiError } from '../../../lib/api'
-import { formatBRL } from '../../../lib/format'
+import { formatBRL, formatDate } from '../../../lib/format'
 import { adminPlansQuery } from '../plans/api'
 import { addMonthsToDateInput, dateInputPattern, fromDateInput, toDateInput } from '../shared/dates'
 import { CheckboxField, NativeSelect } from '../shared/form-controls'
-import { optionsOf } from '../shared/labels'
-import { type AdminSubscriptionInput, useSaveSubscription } from './api'
+import { optionsOf, paymentTypeLabel } from '../shared/labels'
+import { type AdminSubscriptionInput, settlementPreviewQuery, useSaveSubscription } from './api'
 import { type CustomerOption, CustomerPicker } from './customer-picker'
 
 export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>
@@ -130,6 +130,9 @@ export function SubscriptionFormDialog({
 
   const status = watch('status')
   const hint = isSubscriptionStatus(status) ? statusHints[status]?.[subscription ? 'edit' : 'create'] : undefined
+  // Saving as active settles the pending PIX invoices: show which, and the total, before the admin saves.
+  const settles = Boolean(subscription) && status === 'active'
+  const preview = useQuery({ ...settlementPreviewQuery(subscription?.id ?? ''), enabled: open && settles })
 
   const onSubmit = handleSubmit((values) => {
     const initial = subscription ? defaults(subscription, '') : null
@@ -227,11 +230,12 @@ export function SubscriptionFormDialog({
                 </option>
               ))}
             </NativeSelect>
-            {hint ? (
+            {hint && !settles ? (
               <p id={ids.statusHint} className="text-sm text-muted-foreground">
                 {hint}
               </p>
             ) : null}
+            {settles ? <SettlementPreview id={ids.statusHint} query={preview} /> : null}
             <FieldError id={`${ids.status}-error`} message={errors.status?.message} />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
@@ -258,6 +262,12 @@ export function SubscriptionFormDialog({
               <FieldError id={`${ids.end}-error`} message={errors.end?.message} />
             </div>
           </div>
+          {subscription?.billingMethod === 'card' ? (
+            <p className="rounded-md border p-3 text-sm text-muted-foreground">
+              Assinatura de cartão: cancelar, trocar o plano e o cancelamento no fim do período são feitos no Stripe ao
+              salvar. Cliente e datas não podem ser alterados aqui.
+            </p>
+          ) : null}
           <CheckboxField
             id={ids.cancel}
             label="Cancelar no fim do período"
@@ -275,5 +285,60 @@ export function SubscriptionFormDialog({
         </form>
       </DialogContent>
     </Dialog>
+  )
+}
+
+/** The pending PIX invoices that saving as active marks paid (manual confirmation), with their total. */
+function SettlementPreview({
+  id,
+  query,
+}: {
+  id: string
+  query: { isPending: boolean; isError: boolean; data?: z.infer<typeof settlementPreviewSchema> | undefined }
+}) {
+  if (query.isPending) {
+    return (
+      <p id={id} className="text-sm text-muted-foreground">
+        Carregando faturas pendentes…
+      </p>
+    )
+  }
+  if (query.isError || !query.data) {
+    return (
+      <p id={id} className="text-sm text-destructive">
+        Não foi possível carregar as faturas pendentes.
+      </p>
+    )
+  }
+  const { invoices, totalCents } = query.data
+  if (invoices.length === 0) {
+    return (
+      <p id={id} className="text-sm text-muted-foreground">
+        Nenhuma fatura PIX pendente será alterada.
+      </p>
+    )
+  }
+  return (
+    <section id={id} className="rounded-md border p-3 text-sm" aria-label="Faturas que serão marcadas como pagas">
+      <p className="font-medium">
+        {invoices.length === 1
+          ? 'Ao salvar, 1 fatura PIX pendente será marcada como paga (confirmação manual):'
+          : `Ao salvar, ${invoices.length} faturas PIX pendentes serão marcadas como pagas (confirmação manual):`}
+      </p>
+      <ul className="mt-2 flex flex-col gap-1">
+        {invoices.map((invoice) => (
+          <li key={invoice.id} className="flex justify-between gap-4">
+            <span>
+              {paymentTypeLabel[invoice.type]} · vence em {formatDate(invoice.dueDate)}
+            </span>
+            <span className="tabular-nums">{formatBRL(invoice.amountCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 flex justify-between gap-4 font-medium">
+        <span>Total</span>
+        <span className="tabular-nums">{formatBRL(totalCents)}</span>
+      </p>
+    </section>
   )
 }
