@@ -60,6 +60,8 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  // Two-factor for admins: 'required' (the default in production) closes /api/admin to an admin without it.
+  ADMIN_MFA: optionalText.pipe(z.enum(['required', 'optional']).optional()),
 })
 
 export type Env = z.infer<typeof envSchema>
@@ -71,6 +73,8 @@ export type Config = Env & {
   outboxPath: string
   secureCookies: boolean
   trustedOrigins: string[]
+  /** ADMIN_MFA resolved: unless set, 'required' in production and 'optional' elsewhere. */
+  adminMfa: 'required' | 'optional'
 }
 
 export class ConfigError extends Error {
@@ -142,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxPath: path.join(dataDir, 'outbox.jsonl'),
     secureCookies: appUrl.startsWith('https://'),
     trustedOrigins: [...origins],
+    adminMfa: e.ADMIN_MFA ?? (production ? 'required' : 'optional'),
   }
 }
 
