@@ -39,6 +39,25 @@ function freshCode(secret: string): string {
   return totpCode(secret, intoStep > 25_000 ? Date.now() + 5_000 : Date.now())
 }
 
+/** Saves a new PIX key: a session that has not confirmed the password in the last 5 minutes is asked for it. */
+async function savePixKey(page: Page, key: string, shot: string) {
+  await page.goto(at('/dashboard/settings'))
+  await page.getByRole('heading', { level: 1, name: 'Configurações', exact: true }).waitFor()
+  await field(page, 'Chave PIX').fill(key)
+  await field(page, 'Nome do beneficiário').fill('Atendimento Multicanal')
+  await field(page, 'Cidade do beneficiário').fill('Itaitinga')
+  await button(page, 'Salvar').click()
+  const stepUp = page.getByRole('dialog', { name: 'Confirme sua identidade' })
+  await field(stepUp, 'Senha').waitFor()
+  await screenshot(page, shot)
+  await expectAccessible(page)
+  await field(stepUp, 'Senha').fill(admin.password)
+  await button(stepUp, 'Confirmar').click()
+  await toast(page, 'Configurações PIX salvas com sucesso!').first().waitFor()
+  await page.reload()
+  await expect.poll(() => field(page, 'Chave PIX').inputValue()).toBe(key)
+}
+
 describe('two-factor', () => {
   let secret = ''
   let recoveryCodes: string[] = []
@@ -82,9 +101,10 @@ describe('two-factor', () => {
     await button(dialog, 'Concluir').click()
     await page.getByText('Ativa', { exact: true }).waitFor()
 
-    // The admin area opens now.
+    // The admin area opens now, and a new PIX key asks for the password again first.
     await page.goto(at('/dashboard/users'))
     await page.getByRole('heading', { level: 1, name: 'Usuários', exact: true }).waitFor()
+    await savePixKey(page, 'financeiro@example.com', 'reauth-dialog-1280')
     await page.context().close()
   })
 
@@ -130,6 +150,7 @@ describe('two-factor', () => {
     await again.goto(at('/dashboard/account'))
     await again.getByRole('heading', { name: 'Verificação em duas etapas', exact: true }).waitFor()
     await screenshot(again, 'two-factor-account-375')
+    await savePixKey(again, 'outro-financeiro@example.com', 'reauth-dialog-375')
     await again.context().close()
   })
 })
