@@ -398,3 +398,38 @@ describe('sign-up without a verified number', () => {
     expect(fresh.json()).toEqual({ ...response.json(), instance: fresh.json().instance })
   })
 })
+
+describe('on https', () => {
+  it('keeps every cookie of the two steps __Host- prefixed, and the code step works with them', async () => {
+    const secure = await createTestApp({ env: { APP_URL: 'https://example.com' } })
+    try {
+      const user = await createUser(secure)
+      expect(user.cookie).toMatch(/^__Host-billing\.session_token=/)
+      const { secret } = await enrol(secure, user)
+      const first = await secure.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in',
+        payload: { email: user.email, password: user.password },
+        headers: { origin: 'https://example.com' },
+        remoteAddress: newIp(),
+      })
+      expect(first.json()).toEqual({ user: null, twoFactorRequired: true })
+      const challenge = cookiesOf(first).find((c) => c.includes('two_factor='))
+      expect(challenge).toMatch(/^__Host-billing\.two_factor=.*; Path=\/;/)
+      expect(cookiesOf(first).filter((c) => !c.startsWith('__Host-'))).toEqual([])
+      const verified = await secure.app.inject({
+        method: 'POST',
+        url: '/api/auth/two-factor/verify',
+        payload: { code: totpCode(secret) },
+        headers: { origin: 'https://example.com', cookie: jar('', first) },
+        remoteAddress: newIp(),
+      })
+      expect(verified.statusCode, verified.body).toBe(200)
+      expect(cookiesOf(verified).filter((c) => !c.startsWith('__Host-'))).toEqual([])
+      const session = await get(secure.app, '/api/auth/session', jar(jar('', first), verified))
+      expect(session.json().user?.email).toBe(user.email)
+    } finally {
+      await secure.close()
+    }
+  }, 120_000)
+})
