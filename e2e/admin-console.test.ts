@@ -336,7 +336,15 @@ describe('admin console', () => {
   it('makes a customer admin and removes it, and refuses removing the last admin', async () => {
     await open('/dashboard/users', 'Usuários')
     await button(row(manual.email), 'Tornar Admin').click()
+    // Step-up: a role change asks for the password again (valid 5 minutes), then goes through by itself.
+    const stepUp = page.getByRole('dialog', { name: 'Confirme sua identidade' })
+    await field(stepUp, 'Senha').fill('nao-e-a-senha')
+    await button(stepUp, 'Confirmar').click()
+    await stepUp.getByText('Senha incorreta.', { exact: true }).waitFor()
+    await field(stepUp, 'Senha').fill(admin.password)
+    await button(stepUp, 'Confirmar').click()
     await expectToast('Permissões atualizadas.')
+    await stepUp.waitFor({ state: 'detached' })
     await row(manual.email).getByText('Administrador', { exact: true }).waitFor()
     await button(row(manual.email), 'Remover Admin').click()
     await expectToast('Permissões atualizadas.')
@@ -389,6 +397,14 @@ describe('admin console', () => {
     expect(parsePixBrCode(await preview.inputValue()).beneficiaryCity).toBe('Fortaleza')
 
     await button(page, 'Salvar').click()
+    // A new key asks for the password again, unless it was given in the last 5 minutes (the role test above).
+    const stepUp = page.getByRole('dialog', { name: 'Confirme sua identidade' })
+    const saved = toast(page, 'Configurações PIX salvas com sucesso!').first()
+    await Promise.race([stepUp.waitFor(), saved.waitFor()])
+    if (await stepUp.isVisible()) {
+      await field(stepUp, 'Senha').fill(admin.password)
+      await button(stepUp, 'Confirmar').click()
+    }
     await expectToast('Configurações PIX salvas com sucesso!')
     await page.reload()
     await page.getByRole('heading', { level: 1, name: 'Configurações' }).waitFor()

@@ -36,6 +36,15 @@ export const errorText = {
     'Você é o último administrador. Promova outro usuário a administrador antes de excluir a sua conta.',
   account_locked:
     'Esta conta recebeu muitas tentativas de acesso com senha errada e foi bloqueada por até uma hora. Tente novamente mais tarde ou redefina sua senha.',
+  // Two-factor and step-up re-authentication
+  two_factor_invalid: 'Código de verificação inválido.',
+  two_factor_expired: 'A verificação expirou. Entre novamente com e-mail e senha.',
+  two_factor_locked: 'Muitas tentativas com código inválido. Aguarde 15 minutos e tente novamente.',
+  two_factor_already_enabled: 'A verificação em duas etapas já está ativa.',
+  two_factor_not_enabled: 'A verificação em duas etapas não está ativa.',
+  two_factor_setup_required:
+    'Administradores precisam ativar a verificação em duas etapas. Ative-a em Minha conta para acessar o painel administrativo.',
+  reauthentication_required: 'Por segurança, confirme sua senha para continuar.',
   // Billing
   plan_not_found: 'Plano não encontrado.',
   plan_in_use: 'Este plano possui assinaturas e não pode ser excluído. Desative-o para ocultá-lo da página de planos.',

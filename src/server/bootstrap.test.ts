@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureAdmin, prepareDatabase } from './bootstrap'
+import { ConfigError } from './config'
 import { profiles } from './db/schema/auth'
 import { pixSettings } from './db/schema/billing'
 import { plans } from './db/schema/plans'
@@ -70,24 +71,50 @@ describe('ensureAdmin', () => {
     expect(audits).toHaveLength(1)
   })
 
-  it('restores the admin role and verification if they were taken away', async () => {
-    await t.database.db.update(profiles).set({ roleId: 2, emailVerified: false }).where(eq(profiles.email, adminEmail))
-    await ensureAdmin(t.app.ctx, () => {})
-    expect((await adminRows())[0]).toMatchObject({ roleId: 1, emailVerified: true })
+  it('leaves an existing admin alone: no password change, no re-verification', async () => {
+    await t.database.db.update(profiles).set({ emailVerified: false }).where(eq(profiles.email, adminEmail))
+    const [before] = await adminRows()
+    const changedPassword = { ...t.app.ctx, config: { ...t.app.ctx.config, ADMIN_PASSWORD: 'outra-senha-qualquer' } }
+    await ensureAdmin(changedPassword, () => {})
+    expect(await adminRows()).toEqual([before])
+    expect(before).toMatchObject({ roleId: 1, emailVerified: false })
+    await t.database.db.update(profiles).set({ emailVerified: true }).where(eq(profiles.email, adminEmail))
   })
 
-  it('promotes an existing regular account with that e-mail, keeping its password', async () => {
+  it('refuses to start when the address belongs to a non-admin account, and changes nothing', async () => {
+    // Someone registered the address first, hoping the operator's ADMIN_EMAIL would promote them.
     const user = await createUser(t, { email: 'socio@example.com' })
+    const unverified = await t.database.db
+      .update(profiles)
+      .set({ emailVerified: false })
+      .where(eq(profiles.id, user.id))
+      .returning()
+    const everyone = async () => t.database.db.select().from(profiles).orderBy(profiles.id)
+    const audits = async () => t.database.db.select().from(auditLog).orderBy(auditLog.id)
+    const [usersBefore, auditsBefore] = [await everyone(), await audits()]
     const ctx = {
       ...t.app.ctx,
-      config: { ...t.app.ctx.config, ADMIN_EMAIL: 'socio@example.com', ADMIN_PASSWORD: 'nao-usada-123' },
+      config: { ...t.app.ctx.config, ADMIN_EMAIL: 'Socio@example.com', ADMIN_PASSWORD: 'senha-do-operador-123' },
     }
-    await ensureAdmin(ctx, () => {})
-    const [row] = await t.database.db.select().from(profiles).where(eq(profiles.id, user.id))
-    expect(row).toMatchObject({ roleId: 1, companyName: 'Loja da Maria' })
-    const session = await get(t.app, '/api/auth/session', user.cookie)
-    expect(session.json().user).toMatchObject({ isAdmin: true })
-    expect((await signIn('socio@example.com', user.password)).statusCode).toBe(200)
+    const logs: string[] = []
+    const refusal = await ensureAdmin(ctx, (m) => logs.push(m)).then(
+      () => null,
+      (error: unknown) => error,
+    )
+    expect(refusal).toBeInstanceOf(ConfigError)
+    expect((refusal as Error).message).toBe(
+      'Configuração inválida: ADMIN_EMAIL socio@example.com já pertence a uma conta que não é de administrador; ' +
+        'nada foi alterado. Use outro e-mail ou, se a conta for sua, promova-a com: ' +
+        'npm run user:role -- socio@example.com admin',
+    )
+    expect((refusal as Error).message).not.toContain('\n')
+    expect(logs).toEqual([])
+    // Database diff: no profile row changed (role, verification), no audit row written.
+    expect(await everyone()).toEqual(usersBefore)
+    expect(await audits()).toEqual(auditsBefore)
+    expect(unverified[0]).toMatchObject({ roleId: 2, emailVerified: false })
+    // Neither password makes an admin: the squatter stays a user, the operator's password does not work.
+    expect((await signIn('socio@example.com', 'senha-do-operador-123')).statusCode).toBe(401)
   })
 
   it('does nothing without ADMIN_EMAIL and ADMIN_PASSWORD', async () => {

@@ -72,6 +72,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: value }).TRUST_PROXY).toBe(expected)
   })
 
+  it('requires two-factor for admins by default in production only (ADMIN_MFA)', () => {
+    expect(loadConfig(production).adminMfa).toBe('required')
+    expect(loadConfig({ ...production, ADMIN_MFA: 'optional' }).adminMfa).toBe('optional')
+    expect(loadConfig({ DATA_DIR: dataDir }).adminMfa).toBe('optional')
+    expect(loadConfig({ DATA_DIR: dataDir, ADMIN_MFA: 'required' }).adminMfa).toBe('required')
+    expect(() => loadConfig({ DATA_DIR: dataDir, ADMIN_MFA: 'sim' })).toThrow(
+      'Configuração inválida: ADMIN_MFA deve ser um destes: required, optional',
+    )
+  })
+
   it('treats blank optional values as unset', () => {
     const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: '  ', SMTP_URL: '', APP_URL: '' })
     expect(config.DATABASE_URL).toBeUndefined()

@@ -111,6 +111,8 @@ const envSchema = z.object({
   PIX_KEY: optionalText,
   PIX_CA: optionalText,
   PIX_PSP_STYLE: optionalText.pipe(z.enum(['bcb', 'efi']).default('bcb')),
+  // Two-factor for admins: 'required' (the default in production) closes /api/admin to an admin without it.
+  ADMIN_MFA: optionalText.pipe(z.enum(['required', 'optional']).optional()),
 })
 
 /** With PIX_PROVIDER=api-pix these must all be set (PIX_CA and PIX_PSP_STYLE are optional). */
@@ -132,6 +134,8 @@ export type Config = Env & {
   outboxPath: string
   secureCookies: boolean
   trustedOrigins: string[]
+  /** ADMIN_MFA resolved: unless set, 'required' in production and 'optional' elsewhere. */
+  adminMfa: 'required' | 'optional'
 }
 
 export class ConfigError extends Error {
@@ -207,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxPath: path.join(dataDir, 'outbox.jsonl'),
     secureCookies: appUrl.startsWith('https://'),
     trustedOrigins: [...origins],
+    adminMfa: e.ADMIN_MFA ?? (production ? 'required' : 'optional'),
   }
 }
 

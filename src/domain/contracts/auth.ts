@@ -42,9 +42,43 @@ export const sessionUserSchema = z
     roleId: z.number().int(),
     isAdmin: z.boolean(),
     createdAt: z.string(),
+    /** TOTP two-factor is on: signing in asks for 'Código de verificação'. */
+    twoFactorEnabled: z.boolean(),
+    /** An admin under ADMIN_MFA=required without two-factor: the admin area stays closed until it is enabled. */
+    mustEnableTwoFactor: z.boolean(),
   })
   .meta({ id: 'SessionUser' })
 export type SessionUser = z.infer<typeof sessionUserSchema>
 
 export const sessionSchema = z.object({ user: sessionUserSchema.nullable() }).meta({ id: 'Session' })
 export const okSchema = z.object({ ok: z.literal(true) })
+
+/** Sign-in: the session user, or (two-factor on) no session yet and a code to ask for. */
+export const signInResultSchema = z
+  .union([z.object({ user: z.null(), twoFactorRequired: z.literal(true) }), sessionSchema])
+  .meta({ id: 'SignInResult' })
+
+/** A TOTP code (6 digits) or a recovery code (xxxxx-xxxxx), as typed. */
+export const twoFactorCodeSchema = z
+  .string()
+  .trim()
+  .min(1, 'Informe o código de verificação.')
+  .max(32, 'Código inválido ou expirado.')
+export const twoFactorSignInInputSchema = z.strictObject({ code: twoFactorCodeSchema })
+export const passwordOnlyInputSchema = z.strictObject({ password: z.string().min(1, 'Informe sua senha.').max(256) })
+export const twoFactorEnrolmentSchema = z.object({
+  totpUri: z.string(),
+  secret: z.string(),
+  backupCodes: z.array(z.string()),
+})
+export const backupCodesSchema = z.object({ backupCodes: z.array(z.string()) })
+/** Step-up: the password, or a TOTP code when two-factor is on. */
+export const reauthenticateInputSchema = z.union([
+  z.strictObject({ password: z.string().min(1, 'Informe sua senha.').max(256) }),
+  z.strictObject({
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'Informe os 6 dígitos do código.'),
+  }),
+])

@@ -2,12 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { roleIds, type SessionUser } from '../../domain/contracts/auth'
 import { DomainError } from '../../domain/errors'
+import { sessionRules } from '../modules/auth/auth'
 import { forwardSetCookie, toWebHeaders } from './web-headers'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, read from the database on each guarded request (role changes apply at once). */
     user: SessionUser | null
+    /** The id of the session row behind `user` (step-up re-authentication stamps it). */
+    sessionId: string | null
   }
   interface FastifyInstance {
     loadUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null>
@@ -24,10 +27,16 @@ type RawUser = {
   companyName?: unknown
   whatsappNumber?: unknown
   roleId?: unknown
+  twoFactorEnabled?: unknown
 }
 
-export function toSessionUser(user: RawUser): SessionUser {
+/**
+ * `adminMfa` is ADMIN_MFA: under 'required' an admin without two-factor is told to enable it
+ * (`mustEnableTwoFactor`) and every /api/admin route refuses them until they do.
+ */
+export function toSessionUser(user: RawUser, adminMfa: 'required' | 'optional'): SessionUser {
   const roleId = Number(user.roleId ?? roleIds.user)
+  const twoFactorEnabled = user.twoFactorEnabled === true
   return {
     id: user.id,
     name: user.name,
@@ -37,17 +46,31 @@ export function toSessionUser(user: RawUser): SessionUser {
     roleId,
     isAdmin: roleId === roleIds.admin,
     createdAt: new Date(user.createdAt).toISOString(),
+    twoFactorEnabled,
+    mustEnableTwoFactor: roleId === roleIds.admin && adminMfa === 'required' && !twoFactorEnabled,
   }
 }
 
 export const sessionPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('user', null)
+  app.decorateRequest('sessionId', null)
 
   app.decorate('loadUser', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.user) return request.user
-    const result = await app.ctx.auth.api.getSession({ headers: toWebHeaders(request.headers), returnHeaders: true })
-    forwardSetCookie(result.headers, reply) // an active session is extended
-    request.user = result.response ? toSessionUser(result.response.user) : null
+    const headers = toWebHeaders(request.headers)
+    const result = await app.ctx.auth.api.getSession({ headers, returnHeaders: true })
+    forwardSetCookie(result.headers, reply) // an active session is extended (7 days from now)…
+    const found = result.response
+    if (!found) return null
+    // …but never past 30 days from its sign-in: an older session is deleted and its cookie cleared.
+    const age = app.ctx.now().getTime() - new Date(found.session.createdAt).getTime()
+    if (age >= sessionRules.absoluteLifetimeMs) {
+      const out = await app.ctx.auth.api.signOut({ headers, returnHeaders: true })
+      forwardSetCookie(out.headers, reply)
+      return null
+    }
+    request.user = toSessionUser(found.user, app.ctx.config.adminMfa)
+    request.sessionId = found.session.id
     return request.user
   })
 
@@ -60,5 +83,6 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     const user = await app.loadUser(request, reply)
     if (!user) throw new DomainError('unauthenticated')
     if (!user.isAdmin) throw new DomainError('forbidden')
+    if (user.mustEnableTwoFactor) throw new DomainError('two_factor_setup_required')
   })
 })

@@ -108,3 +108,9 @@ export async function signIn(app: FastifyInstance, email: string, password: stri
   const cookies = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []
   return cookies.map((c) => c.split(';')[0]).join('; ')
 }
+
+/** Step-up: the password again, so role and PIX changes are accepted for the next 5 minutes of the test clock. */
+export async function reauthenticate(t: TestApp, user: Pick<TestUser, 'password' | 'cookie'>): Promise<void> {
+  const response = await post(t.app, '/api/auth/reauthenticate', { password: user.password }, user.cookie)
+  expect(response.statusCode, response.body).toBe(200)
+}

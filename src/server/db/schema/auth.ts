@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, check, index, integer, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core'
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -21,6 +21,8 @@ export const profiles = pgTable(
     // Set when the owner erased the account (LGPD): the row is then an anonymous tombstone kept for the fiscal records.
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
+    /** better-auth's twoFactor plugin: set once a TOTP enrolment is confirmed with a first code. */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   },
   (t) => [
     check('profiles_role_id_check', sql`${t.roleId} in (1, 2)`),
@@ -51,6 +53,8 @@ export const sessions = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
     ...timestamps,
+    /** Step-up: when this session last proved the password or a TOTP code again (POST /api/auth/reauthenticate). */
+    reauthenticatedAt: timestamp('reauthenticated_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 )
@@ -87,3 +91,18 @@ export const verifications = pgTable(
   },
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
 )
+
+/** better-auth's twoFactor plugin (model 'twoFactor'): the encrypted TOTP secret and recovery codes of one user. */
+export const twoFactors = pgTable('two_factor', {
+  id: text('id').primaryKey(),
+  secret: text('secret').notNull(),
+  backupCodes: text('backup_codes').notNull(),
+  userId: text('user_id')
+    .notNull()
+    .unique()
+    .references(() => profiles.id, { onDelete: 'cascade' }),
+  verified: boolean('verified').notNull().default(false),
+  failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})

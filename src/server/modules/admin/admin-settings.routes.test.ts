@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parsePixBrCode } from '../../../domain/pix'
 import { pixSettings } from '../../db/schema/billing'
 import { auditLog } from '../../db/schema/platform'
 import { createTestApp, type TestApp } from '../../test/test-app'
-import { createUser, get, type TestUser } from '../../test/users'
+import { createUser, get, reauthenticate, type TestUser } from '../../test/users'
 import { send } from './admin-fixtures'
 
 let t: TestApp
@@ -17,6 +17,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close()
 })
+// The PIX key and beneficiary need the password again within 5 minutes (step-up; two-factor.routes.test.ts).
+beforeEach(async () => {
+  await reauthenticate(t, admin)
+})
 
 describe('PIX settings', () => {
   it('has no settings and no sample before the first save', async () => {
@@ -27,6 +31,7 @@ describe('PIX settings', () => {
 
   it('saves the key in its DICT form, stamps updated_at and answers a R$ 1,00 sample BR Code', async () => {
     t.clock.set('2026-03-11T08:00:00.000Z')
+    await reauthenticate(t, admin)
     const response = await send(t.app, 'PUT', '/api/admin/pix-settings', {
       cookie: admin.cookie,
       body: {

@@ -58,6 +58,20 @@ export async function getAdminPixSettings(deps: AdminDeps): Promise<AdminPixSett
   return toResult(row)
 }
 
+/**
+ * Where the money goes (the key, the beneficiary's name and city) is a step-up change; the description is not.
+ * An unreadable key counts as a change: the save refuses it anyway.
+ */
+export async function pixDestinationChanges(deps: Pick<AdminDeps, 'db'>, input: PixSettingsInput): Promise<boolean> {
+  const [row] = await deps.db.select().from(pixSettings).where(eq(pixSettings.id, 1)).limit(1)
+  return (
+    !row ||
+    row.pixKey !== normalizePixKey(input.pix_key) ||
+    row.beneficiaryName !== input.beneficiary_name ||
+    row.beneficiaryCity !== input.beneficiary_city
+  )
+}
+
 /** Spec "PIX settings UPDATE": key in its DICT form, updated_at now; refused when no BR Code can be built from it. */
 export async function saveAdminPixSettings(
   deps: AdminDeps,

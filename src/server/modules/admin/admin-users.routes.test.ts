@@ -17,7 +17,11 @@ afterAll(async () => {
   await t.close()
 })
 
-function setRole(userId: string, roleId: number, cookie: string) {
+/** A role change needs the password again within 5 minutes (step-up): every test user's password is the same. */
+async function setRole(userId: string, roleId: number, cookie: string) {
+  const password = 'senha-segura-123'
+  const stepUp = await send(t.app, 'POST', '/api/auth/reauthenticate', { cookie, body: { password } })
+  expect(stepUp.statusCode, stepUp.body).toBe(200)
   return send(t.app, 'PUT', `/api/admin/users/${userId}/role`, { cookie, body: { role_id: roleId } })
 }
 

@@ -25,11 +25,12 @@ import { planInputSchema, planSchema } from '../../../domain/contracts/plans'
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
 import type { Actor } from '../audit/audit'
+import { requireRecentReauthentication } from '../auth/step-up'
 import { listPlans } from '../plans/plans.repo'
 import { listAdminPayments, listAdminSubscriptions, listAdminUsers } from './admin-lists.repo'
 import { confirmPayment } from './admin-payments.service'
 import { createPlan, deletePlan, updatePlan } from './admin-plans.service'
-import { cardInfo, getAdminPixSettings, saveAdminPixSettings } from './admin-settings.service'
+import { cardInfo, getAdminPixSettings, pixDestinationChanges, saveAdminPixSettings } from './admin-settings.service'
 import {
   type AdminDeps,
   adminCancelSubscription,
@@ -205,12 +206,16 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: "'Tornar Admin' / 'Remover Admin' (role_id 1 ou 2); o último administrador não pode ser removido",
+        description: 'Exige confirmação da identidade nos últimos 5 minutos (POST /api/auth/reauthenticate).',
         params: idParamsSchema,
         body: roleInputSchema,
         response: { 200: adminUserSchema, ...writeErrors, 404: problemSchema, 409: problemSchema },
       },
     },
-    async (request) => setUserRole(deps(request), actorOf(request), request.params.id, request.body.role_id),
+    async (request) => {
+      await requireRecentReauthentication(app.ctx, request)
+      return setUserRole(deps(request), actorOf(request), request.params.id, request.body.role_id)
+    },
   )
 
   // ---- plans ----
@@ -290,11 +295,17 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: 'Salva as configurações PIX (chave normalizada) e devolve o código de exemplo',
+        description:
+          'Mudar a chave ou o beneficiário exige confirmação da identidade nos últimos 5 minutos ' +
+          '(POST /api/auth/reauthenticate); só a descrição, não.',
         body: pixSettingsInputSchema,
         response: { 200: adminPixSettingsResultSchema, ...writeErrors },
       },
     },
-    async (request) => saveAdminPixSettings(deps(request), actorOf(request), request.body),
+    async (request) => {
+      if (await pixDestinationChanges(app.ctx, request.body)) await requireRecentReauthentication(app.ctx, request)
+      return saveAdminPixSettings(deps(request), actorOf(request), request.body)
+    },
   )
   app.get(
     '/api/admin/card-info',

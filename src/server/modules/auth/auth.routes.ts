@@ -9,6 +9,7 @@ import {
   sendCodeInputSchema,
   sessionSchema,
   signInInputSchema,
+  signInResultSchema,
   signUpInputSchema,
   verifyCodeInputSchema,
 } from '../../../domain/contracts/auth'
@@ -26,6 +27,7 @@ import {
   sendVerificationCode,
   verifyCode,
 } from '../whatsapp/verification.service'
+import { twoFactorRoutes } from './two-factor.routes'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 422: problemSchema, 429: problemSchema }
 
@@ -44,7 +46,7 @@ const authErrorCodes: Record<string, DomainErrorCode> = {
   USER_NOT_FOUND: 'invalid_token',
 }
 
-function translate(error: unknown): unknown {
+export function translate(error: unknown): unknown {
   if (error instanceof APIError) {
     const code = typeof error.body?.code === 'string' ? authErrorCodes[error.body.code] : undefined
     if (code) return new DomainError(code)
@@ -54,6 +56,7 @@ function translate(error: unknown): unknown {
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { auth, now } = app.ctx
+  await app.register(twoFactorRoutes)
   const verificationDeps = () => ({
     db: app.ctx.db,
     whatsapp: app.ctx.whatsapp,
@@ -110,15 +113,20 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const input = request.body
       await hitRateLimit(app.ctx.db, `sign-up:ip:${clientKey(request.ip)}`, rateRules.signUpPerIp, now())
-      // Checked before using up the verification, so the common mistake costs no new code.
+      // The number's verification first (made by this browser): without one, nobody learns whether an e-mail is
+      // registered.
+      const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
+      const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, browserToken, now())
       const [taken] = await app.ctx.db
         .select({ id: profiles.id })
         .from(profiles)
         .where(eq(profiles.email, input.email))
         .limit(1)
-      if (taken) throw new DomainError('email_taken')
-      const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
-      const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, browserToken, now())
+      if (taken) {
+        // Given back, so the common mistake (an e-mail already registered) costs no new code.
+        await releaseVerification(app.ctx.db, verificationId)
+        throw new DomainError('email_taken')
+      }
       try {
         await auth.api.signUpEmail({
           body: {
@@ -145,8 +153,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Entra com e-mail e senha; a sessão vai num cookie httpOnly',
+        description:
+          'Com a verificação em duas etapas ativa, responde `{ user: null, twoFactorRequired: true }` sem sessão: ' +
+          'o código vai em POST /api/auth/two-factor/verify.',
         body: signInInputSchema,
-        response: { 200: sessionSchema, ...errors },
+        response: { 200: signInResultSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -160,7 +171,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           returnHeaders: true,
         })
         forwardSetCookie(result.headers, reply)
-        return { user: toSessionUser(result.response.user) }
+        // Two-factor on: no session yet, only the short-lived challenge cookie; the code comes next.
+        if ('twoFactorRedirect' in result.response) return { user: null, twoFactorRequired: true as const }
+        return { user: toSessionUser(result.response.user, app.ctx.config.adminMfa) }
       } catch (error) {
         const translated = translate(error)
         if (translated instanceof DomainError && translated.code === 'invalid_credentials')

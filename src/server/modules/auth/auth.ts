@@ -1,17 +1,27 @@
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { twoFactor } from 'better-auth/plugins/two-factor'
 import type { Config } from '../../config'
 import type { Db } from '../../db/client'
-import { accounts, profiles, sessions, verifications } from '../../db/schema/auth'
+import { accounts, profiles, sessions, twoFactors, verifications } from '../../db/schema/auth'
 import type { MailSender } from '../messaging/email'
 import { confirmEmail, resetPassword } from '../messaging/templates'
 
 export const sessionRules = {
   expiresInS: 7 * 24 * 60 * 60, // a week without activity ends the session
+  absoluteLifetimeMs: 30 * 24 * 60 * 60_000, // and 30 days after sign-in it ends, however active (session.ts)
+  reauthenticationValidMs: 5 * 60_000, // step-up: role and PIX changes need the password again within this
   updateAgeS: 24 * 60 * 60, // an active session is extended at most once a day
   emailVerificationExpiresInS: 24 * 60 * 60,
   resetPasswordExpiresInS: 60 * 60,
 }
+
+const hostCookies = Object.fromEntries(
+  ['session_token', 'session_data', 'account_data', 'dont_remember', 'two_factor', 'trust_device'].map((name) => [
+    name,
+    { name: `__Host-billing.${name}` },
+  ]),
+)
 
 /**
  * better-auth owns passwords (scrypt), sessions and e-mail tokens. Its HTTP handler is not mounted:
@@ -27,7 +37,10 @@ export function createAuth(deps: { db: Db; config: Config; mail: MailSender }) {
     trustedOrigins: config.trustedOrigins,
     telemetry: { enabled: false },
     logger: { disabled: config.NODE_ENV === 'test' },
-    database: drizzleAdapter(deps.db, { provider: 'pg', schema: { profiles, sessions, accounts, verifications } }),
+    database: drizzleAdapter(deps.db, {
+      provider: 'pg',
+      schema: { profiles, sessions, accounts, verifications, twoFactor: twoFactors },
+    }),
     user: {
       modelName: 'profiles',
       additionalFields: {
@@ -64,10 +77,19 @@ export function createAuth(deps: { db: Db; config: Config; mail: MailSender }) {
         await mail.send({ to: user.email, ...confirmEmail({ name: user.name, url }) })
       },
     },
+    plugins: [
+      // TOTP only (no e-mail/SMS codes), 10 single-use recovery codes stored encrypted. Our routes call its
+      // auth.api methods (auth.routes.ts, two-factor.routes.ts); a sign-in that needs a code leaves a short-lived
+      // signed 'two_factor' cookie, and no session, until the code is given.
+      twoFactor({ issuer: 'Atendimento Multicanal', twoFactorCookieMaxAge: 10 * 60 }),
+    ],
     advanced: {
+      // On https every cookie is `__Host-` prefixed (Secure, Path=/, no Domain): a sibling subdomain cannot plant
+      // one. better-auth would prefix `__Secure-` itself, so the names are given whole and its own prefixing is off.
+      useSecureCookies: false,
       cookiePrefix: 'billing',
-      useSecureCookies: config.secureCookies,
-      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies },
+      cookies: config.secureCookies ? hostCookies : {},
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/' },
     },
   })
 }

@@ -242,7 +242,7 @@ describe('the session cookie', () => {
     expect(attributes.some((a) => a.startsWith('max-age=') || a.startsWith('expires='))).toBe(true)
   })
 
-  it('is Secure (and __Secure- prefixed) on an https APP_URL', async () => {
+  it('is __Host- prefixed on an https APP_URL: Secure, Path=/, no Domain', async () => {
     const secure = await createTestApp({ env: { APP_URL: 'https://example.com' } })
     try {
       const { email } = await createAccount(secure)
@@ -256,13 +256,15 @@ describe('the session cookie', () => {
         remoteAddress: newIp(),
       })
       expect(response.statusCode, response.body).toBe(200)
-      const token = setCookies(response).find((c) => c.startsWith('__Secure-billing.session_token='))
+      const token = setCookies(response).find((c) => c.startsWith('__Host-billing.session_token='))
       expect(token, setCookies(response).join('\n')).toBeDefined()
       const attributes = token!
         .split(';')
         .slice(1)
         .map((a) => a.trim().toLowerCase())
       expect(attributes).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/']))
+      expect(attributes.some((a) => a.startsWith('domain='))).toBe(false)
+      expect(setCookies(response).filter((c) => !c.startsWith('__Host-'))).toEqual([])
       expect(response.headers['strict-transport-security']).toBeDefined()
       const me = await session(secure.app, cookieHeader(response))
       expect(me.json().user?.email).toBe(email)

@@ -2,7 +2,7 @@
 // signed-in person; nothing here takes an id from a request.
 import { and, asc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import type { Executor, Tx } from '../../db/client'
-import { accounts, profiles, sessions, verifications } from '../../db/schema/auth'
+import { accounts, profiles, sessions, twoFactors, verifications } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications, platformEvents } from '../../db/schema/lifecycle'
 import { auditLog, rateLimits, webhookEvents, whatsappVerifications } from '../../db/schema/platform'
@@ -264,6 +264,7 @@ export async function anonymiseProfile(tx: Tx, userId: string, placeholderEmail:
       companyName: '',
       whatsappNumber: '',
       roleId: 2,
+      twoFactorEnabled: false,
       deletedAt: now,
       updatedAt: now,
     })
@@ -273,6 +274,7 @@ export async function anonymiseProfile(tx: Tx, userId: string, placeholderEmail:
 /** Password credential, every session, pending e-mail tokens, checkout sessions: nothing left to sign in with. */
 export async function removeCredentialsAndSessions(tx: Tx, userId: string, email: string) {
   await tx.delete(accounts).where(eq(accounts.userId, userId))
+  await tx.delete(twoFactors).where(eq(twoFactors.userId, userId))
   await tx.delete(sessions).where(eq(sessions.userId, userId))
   await tx
     .delete(verifications)

@@ -20,10 +20,12 @@ import { FieldError, Label } from '../../components/ui/label'
 import { PageHeader } from '../../components/ui/page-header'
 import { QueryError, Spinner } from '../../components/ui/states'
 import { useDocumentTitle } from '../../lib/use-document-title'
+import { useSessionUser } from '../auth/session'
 import { WhatsAppVerification } from '../auth/whatsapp-verification'
 import { useSiteConfig } from '../site/site-config'
 import { profileQuery, useChangeWhatsApp, useUpdateProfile } from './api'
 import { MyDataSection } from './my-data-section'
+import { TwoFactorCard } from './two-factor-card'
 
 type ProfileFormInput = z.input<typeof profileUpdateInputSchema>
 type ProfileFormOutput = z.output<typeof profileUpdateInputSchema>
@@ -32,6 +34,7 @@ type ProfileFormOutput = z.output<typeof profileUpdateInputSchema>
 export function AccountPage() {
   useDocumentTitle('Minha conta')
   const profile = useQuery(profileQuery())
+  const { user } = useSessionUser()
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Minha conta" description="Seus dados de cadastro e o acesso à plataforma de atendimento." />
@@ -43,6 +46,7 @@ export function AccountPage() {
         <div className="grid items-start gap-6 lg:grid-cols-[3fr_2fr]">
           <ProfileCard profile={profile.data} />
           <PlatformAccessCard email={profile.data.email} />
+          {user ? <TwoFactorCard user={user} /> : null}
         </div>
       )}
       {profile.isSuccess ? <MyDataSection /> : null}

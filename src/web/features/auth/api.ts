@@ -6,7 +6,7 @@ import {
   type SignInInput,
   type SignUpInput,
   sessionSchema,
-  type SessionUser,
+  signInResultSchema,
 } from '../../../domain/contracts/auth'
 import { api } from '../../lib/api'
 import { toasts } from '../../lib/toasts'
@@ -45,16 +45,34 @@ export function useSignUp() {
   })
 }
 
-/** Signs in and puts the user in the session cache, so guarded pages open without another round trip. */
+/**
+ * Signs in and puts the user in the session cache, so guarded pages open without another round trip. With two-factor
+ * on, the answer is `{ user: null, twoFactorRequired: true }`: the page asks for the code (useVerifyTwoFactor).
+ */
 export function useSignIn() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: async (input: SignInInput): Promise<SessionUser | null> =>
-      (await api.post('/api/auth/sign-in', input, sessionSchema)).user,
+    mutationFn: (input: SignInInput) => api.post('/api/auth/sign-in', input, signInResultSchema),
+    onSuccess: (result) => {
+      if (result.user) queryClient.setQueryData(sessionQuery().queryKey, result.user)
+    },
+    meta: { feedback: toasts.login },
+  })
+}
+
+/** The second step of the sign-in: a TOTP code or a recovery code. */
+export function useVerifyTwoFactor() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (code: string) => (await api.post('/api/auth/two-factor/verify', { code }, sessionSchema)).user,
     onSuccess: (user) => {
       queryClient.setQueryData(sessionQuery().queryKey, user)
     },
-    meta: { feedback: toasts.login },
+    // The code step shows a wrong or expired code next to the field.
+    meta: {
+      feedback: toasts.login,
+      inline: ['two_factor_invalid', 'two_factor_expired', 'two_factor_locked', 'validation_failed'],
+    },
   })
 }
 

@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react'
-import { Navigate, Outlet, useLocation } from 'react-router'
+import { Link, Navigate, Outlet, useLocation } from 'react-router'
 import { toast } from 'sonner'
 import { paths } from '../../app/paths'
+import { errorText } from '../../../domain/errors'
+import { Button } from '../../components/ui/button'
 import { Spinner } from '../../components/ui/states'
 import { toasts } from '../../lib/toasts'
 import { useSessionUser } from './session'
@@ -39,5 +41,19 @@ export function RequireAdmin() {
   if (isLoading) return <Spinner />
   if (!user) return <Navigate to={paths.login} replace />
   if (!user.isAdmin) return <Navigate to={paths.dashboard} replace />
+  if (user.mustEnableTwoFactor) return <TwoFactorSetupRequired />
   return <Outlet />
+}
+
+/** ADMIN_MFA=required and no two-factor yet: the admin API answers 403 until it is enabled in 'Minha conta'. */
+function TwoFactorSetupRequired() {
+  return (
+    <div role="alert" className="mx-auto flex max-w-xl flex-col items-start gap-4 rounded-lg border border-border p-6">
+      <h1 className="text-xl font-semibold tracking-tight">Verificação em duas etapas obrigatória</h1>
+      <p className="text-muted-foreground">{errorText.two_factor_setup_required}</p>
+      <Button asChild>
+        <Link to={paths.account}>Ir para Minha conta</Link>
+      </Button>
+    </div>
+  )
 }

@@ -11,7 +11,7 @@ import { Input } from '../../components/ui/input'
 import { FieldError, Label } from '../../components/ui/label'
 import { ApiError } from '../../lib/api'
 import { useDocumentTitle } from '../../lib/use-document-title'
-import { useResendVerification, useSignIn } from './api'
+import { useResendVerification, useSignIn, useVerifyTwoFactor } from './api'
 import { AuthCard, linkClass, Notice } from './auth-card'
 import { useSessionUser } from './session'
 
@@ -44,6 +44,7 @@ export function LoginPage() {
   const signIn = useSignIn()
   const resend = useResendVerification()
   const [unverified, setUnverified] = useState(false)
+  const [codeStep, setCodeStep] = useState(false)
   const form = useForm<LoginFormInput, unknown, LoginFormOutput>({
     resolver: zodResolver(loginFormSchema),
     defaultValues: { email: emailFromState(location.state), password: '' },
@@ -52,6 +53,17 @@ export function LoginPage() {
 
   // Signed in (already, or just now): straight to where the person was going.
   if (user) return <Navigate to={safeNextPath(params.get('next'))} replace />
+  // Two-factor on: the password was right, the code comes next.
+  if (codeStep) {
+    return (
+      <TwoFactorStep
+        onRestart={() => {
+          form.setValue('password', '')
+          setCodeStep(false)
+        }}
+      />
+    )
+  }
 
   const verifiedNow = params.get('verified') === '1'
   const verifyError = params.get('verifyError') === '1'
@@ -59,6 +71,9 @@ export function LoginPage() {
   const onSubmit = form.handleSubmit((values) => {
     setUnverified(false)
     signIn.mutate(values, {
+      onSuccess: (result) => {
+        if ('twoFactorRequired' in result) setCodeStep(true)
+      },
       onError: (error) => {
         if (error instanceof ApiError && error.code === 'email_not_verified') setUnverified(true)
       },
@@ -144,6 +159,65 @@ export function LoginPage() {
         <Button type="submit" className="w-full" disabled={signIn.isPending}>
           {signIn.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Entrar
+        </Button>
+      </form>
+    </AuthCard>
+  )
+}
+
+/** The sign-in's second step: 'Código de verificação' from the authenticator app, or a recovery code. */
+function TwoFactorStep({ onRestart }: { onRestart: () => void }) {
+  const verify = useVerifyTwoFactor()
+  const [code, setCode] = useState('')
+  const [error, setError] = useState<{ message: string; expired: boolean } | null>(null)
+
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault()
+    const value = code.trim()
+    if (!value) {
+      setError({ message: 'Informe o código de verificação.', expired: false })
+      return
+    }
+    setError(null)
+    verify.mutate(value, {
+      onError: (failure) => {
+        if (failure instanceof ApiError) {
+          setError({ message: failure.detail, expired: failure.code === 'two_factor_expired' })
+        }
+      },
+    })
+  }
+
+  return (
+    <AuthCard
+      title="Verificação em duas etapas"
+      description="Digite o código de 6 dígitos que aparece no seu aplicativo autenticador."
+    >
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="login-code">Código de verificação</Label>
+          <Input
+            id="login-code"
+            autoComplete="one-time-code"
+            autoCapitalize="off"
+            spellCheck={false}
+            autoFocus
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`login-code-hint${error ? ' login-code-error' : ''}`}
+          />
+          <p id="login-code-hint" className="text-sm text-muted-foreground">
+            Sem acesso ao aplicativo? Use um dos seus códigos de recuperação.
+          </p>
+          <FieldError id="login-code-error" message={error?.message} />
+        </div>
+        <Button type="submit" className="w-full" disabled={verify.isPending}>
+          {verify.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+          Verificar
+        </Button>
+        <Button variant={error?.expired ? 'default' : 'outline'} className="w-full" onClick={onRestart}>
+          Voltar ao login
         </Button>
       </form>
     </AuthCard>

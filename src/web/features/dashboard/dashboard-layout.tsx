@@ -23,6 +23,7 @@ import { Button } from '../../components/ui/button'
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from '../../components/ui/sheet'
 import { cn } from '../../lib/cn'
 import { useSignOutAndLeave } from '../auth/api'
+import { ReauthenticationDialog } from '../auth/reauth'
 import { useSessionUser } from '../auth/session'
 import { SiteFooter } from '../site/site-footer'
 import { brandName, LogoMark } from '../site/logo'
@@ -195,6 +196,7 @@ export function DashboardLayout() {
         </main>
         <SiteFooter />
       </div>
+      <ReauthenticationDialog />
     </div>
   )
 }

@@ -7,6 +7,7 @@ import {
 } from '../../../../domain/contracts/admin'
 import { api } from '../../../lib/api'
 import { toasts } from '../../../lib/toasts'
+import { withReauthentication } from '../../auth/reauth'
 
 export type PixSettingsInput = z.input<typeof pixSettingsInputSchema>
 
@@ -28,7 +29,9 @@ export function cardInfoQuery() {
 export function useSavePixSettings() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (input: PixSettingsInput) => api.put('/api/admin/pix-settings', input, adminPixSettingsResultSchema),
+    // A new key or beneficiary needs the password again within 5 minutes: asked for in a dialog, then repeated.
+    mutationFn: (input: PixSettingsInput) =>
+      withReauthentication(() => api.put('/api/admin/pix-settings', input, adminPixSettingsResultSchema)),
     onSuccess: (data) => queryClient.setQueryData(pixSettingsQuery().queryKey, data),
     meta: { feedback: toasts.pixSettings },
   })

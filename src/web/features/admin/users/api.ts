@@ -4,6 +4,7 @@ import { type adminUserSchema, adminUserPageSchema } from '../../../../domain/co
 import { api } from '../../../lib/api'
 import { totalExactShape } from '../shared/page-schema'
 import { toasts } from '../../../lib/toasts'
+import { withReauthentication } from '../../auth/reauth'
 import { sessionQuery } from '../../auth/session'
 
 const pageSchema = adminUserPageSchema.extend(totalExactShape)
@@ -23,8 +24,9 @@ export function peopleQuery(kind: PeopleKind, apiQuery: string) {
 export function useSetRole() {
   const queryClient = useQueryClient()
   return useMutation({
+    // A role change needs the password again within 5 minutes: asked for in a dialog, then repeated.
     mutationFn: ({ user, roleId }: { user: AdminUser; roleId: 1 | 2 }) =>
-      api.put(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role_id: roleId }),
+      withReauthentication(() => api.put(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role_id: roleId })),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['admin'] }),
