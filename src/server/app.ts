@@ -45,16 +45,30 @@ export type AppOptions = {
   whatsapp?: WhatsAppSender
   card?: CardGateway
   logger?: boolean
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void }
   /** Where the built SPA is; unset or missing means API only. */
   webRoot?: string
 }
 
 export const defaultWebRoot = path.resolve('dist/web')
 
+/** The request as logged: the path without its query string, which may carry reset or verification tokens. */
+function serializeRequest(request: { method: string; url: string; host?: string; ip?: string }) {
+  return { method: request.method, url: request.url.split('?')[0], host: request.host, remoteAddress: request.ip }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            serializers: { req: serializeRequest },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>()
 

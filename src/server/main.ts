@@ -1,11 +1,12 @@
 import { buildApp } from './app'
 import { ensureAdmin, prepareDatabase } from './bootstrap'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, startupWarnings } from './config'
 import { connectDatabase } from './db/client'
 import { type Jobs, startJobs } from './jobs'
 
 async function main() {
   const config = loadConfig()
+  for (const line of startupWarnings()) console.warn(line)
   const database = await connectDatabase(config)
   await prepareDatabase(database, (m) => console.log(m))
   const app = await buildApp({ config, database })
