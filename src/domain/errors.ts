@@ -7,6 +7,7 @@ export const errorText = {
   rate_limited: 'Muitas tentativas. Aguarde um pouco e tente novamente.',
   unknown: 'Ocorreu um erro desconhecido',
   origin_forbidden: 'Origem da requisição não permitida.',
+  service_unavailable: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
   // WhatsApp verification
   whatsapp_invalid: 'Por favor, insira um número de WhatsApp válido (apenas números).',
   code_invalid: 'Código inválido ou expirado.',
