@@ -156,8 +156,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   })
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true })
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  // In production the API description is for admins only (an inventory of every route helps attackers).
+  const docsGuard = production ? { preHandler: app.requireAdmin } : {}
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: docsGuard })
+  app.get('/api/openapi.json', { schema: { hide: true }, ...docsGuard }, async () => app.swagger())
 
   app.get(
     '/api/health',
@@ -196,6 +198,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       root: webRoot,
       wildcard: false,
       index: false,
+      // Source maps are built 'hidden' (vite.config.ts); in production they are not served either.
+      allowedPath: (pathName) => !(production && pathName.endsWith('.map')),
       setHeaders: (reply, filePath) => {
         // Hashed file names never change: cache them for a year; anything else revalidates.
         if (filePath.includes(`${path.sep}assets${path.sep}`))
@@ -208,6 +212,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler({}, async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/'
     if (
+      url.endsWith('.map') ||
       url.startsWith('/api/') ||
       url === '/api' ||
       !hasWeb ||

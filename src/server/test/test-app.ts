@@ -69,6 +69,8 @@ export async function createTestApp(
     whatsapp?: WhatsAppSender
     clock?: TestClock
     card?: CardGateway
+    /** A built SPA to serve (default: none). */
+    webRoot?: string
     /** Turns logging on (LOG_LEVEL from env, default info) and sends the lines here. */
     logStream?: { write(line: string): void }
   } = {},
@@ -90,7 +92,7 @@ export async function createTestApp(
     database,
     now: clock.now,
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
-    webRoot: path.join(dataDir, 'no-web'),
+    webRoot: options.webRoot ?? path.join(dataDir, 'no-web'),
     ...(options.mail ? { mail: options.mail } : {}),
     ...(options.whatsapp ? { whatsapp: options.whatsapp } : {}),
     ...(options.card ? { card: options.card } : {}),
