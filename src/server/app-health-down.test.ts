@@ -32,26 +32,29 @@ function expectUnavailable(response: Awaited<ReturnType<typeof get>>) {
 }
 
 // PostgreSQL only: the server refuses new connections and drops the open ones, then takes them again.
-it.runIf(testDatabaseUrl())('answers 503 service_unavailable while PostgreSQL refuses connections and recovers by itself', async () => {
-  const name = String(
-    ((await t.database.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] })
-      .rows[0]?.name,
-  )
-  const admin = new pg.Client({ connectionString: testDatabaseUrl() })
-  await admin.connect()
-  try {
-    await admin.query(`alter database ${name} allow_connections false`)
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name])
-    expectUnavailable(await get(t.app, '/api/plans'))
-    expectUnavailable(await get(t.app, '/api/payments', cookie))
-    await admin.query(`alter database ${name} allow_connections true`)
-    expect((await get(t.app, '/api/plans')).statusCode).toBe(200)
-    expect((await get(t.app, '/api/payments', cookie)).statusCode).toBe(200)
-  } finally {
-    await admin.query(`alter database ${name} allow_connections true`)
-    await admin.end()
-  }
-})
+it.runIf(testDatabaseUrl())(
+  'answers 503 service_unavailable while PostgreSQL refuses connections and recovers by itself',
+  async () => {
+    const name = String(
+      ((await t.database.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] })
+        .rows[0]?.name,
+    )
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() })
+    await admin.connect()
+    try {
+      await admin.query(`alter database ${name} allow_connections false`)
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name])
+      expectUnavailable(await get(t.app, '/api/plans'))
+      expectUnavailable(await get(t.app, '/api/payments', cookie))
+      await admin.query(`alter database ${name} allow_connections true`)
+      expect((await get(t.app, '/api/plans')).statusCode).toBe(200)
+      expect((await get(t.app, '/api/payments', cookie)).statusCode).toBe(200)
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`)
+      await admin.end()
+    }
+  },
+)
 
 it('answers 503 with the database down once it is unreachable', async () => {
   expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200)

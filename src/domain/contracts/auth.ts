@@ -28,7 +28,10 @@ export const signInInputSchema = z.strictObject({
 export type SignInInput = z.infer<typeof signInInputSchema>
 
 export const emailOnlyInputSchema = z.strictObject({ email: emailSchema })
-export const resetPasswordInputSchema = z.strictObject({ token: z.string().min(1).max(500), newPassword: passwordSchema })
+export const resetPasswordInputSchema = z.strictObject({
+  token: z.string().min(1).max(500),
+  newPassword: passwordSchema,
+})
 
 export const roleIds = { admin: 1, user: 2 } as const
 

@@ -94,7 +94,10 @@ export const paymentReceiptSchema = z
 export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>
 
 export const cancelInputSchema = z.strictObject({ subscription_id: z.string().min(1).max(100) })
-export const upgradeInputSchema = z.strictObject({ subscription_id: z.string().min(1).max(100), new_plan_id: planIdSchema })
+export const upgradeInputSchema = z.strictObject({
+  subscription_id: z.string().min(1).max(100),
+  new_plan_id: planIdSchema,
+})
 
 /** POST /api/subscriptions/upgrade: PIX subscriptions get an invoice to pay; card ones are switched at Stripe. */
 export const upgradeResultSchema = z

@@ -52,7 +52,10 @@ it('refuses plans with unbounded features or quantities, and stores nothing', as
     { boxQuantity: 2 ** 31 },
     { agentQuantity: 2 ** 31 },
   ]) {
-    const response = await send(t.app, 'POST', '/api/admin/plans', { cookie: admin.cookie, body: { ...plan, ...extra } })
+    const response = await send(t.app, 'POST', '/api/admin/plans', {
+      cookie: admin.cookie,
+      body: { ...plan, ...extra },
+    })
     expect(response.statusCode, JSON.stringify(extra).slice(0, 80)).toBe(400)
   }
   expect(await t.database.db.select().from(plans)).toEqual(before)

@@ -509,7 +509,9 @@ describe('provisioning webhook to the chat platform', () => {
 describe('provisioning signature and redirects', () => {
   it('signs t=<unix>,v1=HMAC("t.body") at the sending instant; receivers refuse it after 5 minutes', async () => {
     const platform = await startPlatform()
-    const t = await createTestApp({ env: { PLATFORM_WEBHOOK_URL: platform.url, PLATFORM_WEBHOOK_SECRET: platformSecret } })
+    const t = await createTestApp({
+      env: { PLATFORM_WEBHOOK_URL: platform.url, PLATFORM_WEBHOOK_SECRET: platformSecret },
+    })
     try {
       await seedPlans(t.database.db)
       const customer = await insertCustomer(t.database.db)

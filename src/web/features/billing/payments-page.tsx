@@ -1,17 +1,18 @@
 import { useQuery } from '@tanstack/react-query'
 import { CreditCard, ExternalLink, Loader2, QrCode } from 'lucide-react'
 import { useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import type { Payment } from '../../../domain/contracts/billing'
 import { paths } from '../../app/paths'
 import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardFooter, CardHeader } from '../../components/ui/card'
 import { PageHeader } from '../../components/ui/page-header'
+import { Pagination } from '../../components/ui/pagination'
 import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
 import { formatBRL, formatDate } from '../../lib/format'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { paymentsQuery, pixChargeQuery, plansOnSaleQuery, useCardCheckout } from './api'
+import { openInvoicesPageSize, pageFrom, paymentsQuery, pixChargeQuery, plansOnSaleQuery, useCardCheckout } from './api'
 import { PaymentStatusBadge } from './status-badges'
 
 const paymentTypeLabel: Record<Payment['type'], string> = {
@@ -19,6 +20,8 @@ const paymentTypeLabel: Record<Payment['type'], string> = {
   upgrade: 'Upgrade de plano',
   renewal: 'Renovação',
 }
+
+const historyPageSize = 20
 
 const isOpen = (payment: Payment) => payment.status === 'pending' || payment.status === 'pending_pix'
 
@@ -42,7 +45,12 @@ export function receiptHref(payment: Payment): string | null {
 /** 'payments': open invoices to pay (PIX or card), then the history with receipts. */
 export function PaymentsPage() {
   useDocumentTitle('Pagamentos')
-  const payments = useQuery(paymentsQuery())
+  const [searchParams, setSearchParams] = useSearchParams()
+  const page = pageFrom(searchParams)
+  // Open invoices: a separate small list; the history is paged on the server.
+  const open = useQuery(paymentsQuery({ open: true, pageSize: openInvoicesPageSize }))
+  const history = useQuery(paymentsQuery({ open: false, page, pageSize: historyPageSize }))
+  const payments = open.isError ? open : history
   // Only to name the target plan of upgrade invoices; the page works without it.
   const plans = useQuery(plansOnSaleQuery())
   const planName = (id: string | null) => plans.data?.find((p) => p.id === id)?.name
@@ -51,11 +59,11 @@ export function PaymentsPage() {
   return (
     <div className="flex flex-col gap-8">
       <PageHeader title="Pagamentos" description="Pague faturas em aberto e consulte seus pagamentos e recibos." />
-      {payments.isPending ? (
+      {open.isPending || history.isPending ? (
         <Spinner label="Carregando pagamentos…" />
       ) : payments.isError ? (
         <QueryError error={payments.error} onRetry={() => void payments.refetch()} />
-      ) : payments.data.length === 0 ? (
+      ) : open.data?.total === 0 && history.data?.total === 0 ? (
         <EmptyState title="Você ainda não tem pagamentos.">
           <Button asChild variant="outline">
             <Link to={paths.subscriptions}>Ver planos</Link>
@@ -63,8 +71,20 @@ export function PaymentsPage() {
         </EmptyState>
       ) : (
         <>
-          <OpenInvoices payments={payments.data.filter(isOpen)} onPayWithPix={setPixFor} planName={planName} />
-          <PaymentHistory payments={payments.data.filter((p) => !isOpen(p))} />
+          <OpenInvoices
+            payments={(open.data?.items ?? []).filter(isOpen)}
+            onPayWithPix={setPixFor}
+            planName={planName}
+          />
+          <PaymentHistory payments={history.data?.items ?? []} />
+          {history.data && history.data.total > history.data.pageSize ? (
+            <Pagination
+              page={history.data.page}
+              pageSize={history.data.pageSize}
+              total={history.data.total}
+              onPage={(next) => setSearchParams(next > 1 ? { page: String(next) } : {})}
+            />
+          ) : null}
         </>
       )}
       <PixChargeDialog paymentId={pixFor} onClose={() => setPixFor(null)} />
