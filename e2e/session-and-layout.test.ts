@@ -85,8 +85,8 @@ describe('WhatsApp code check', () => {
       await button(page, 'Verificar').click()
       const failed = toast(page, 'Erro na verificação')
       await failed.first().waitFor({ state: 'visible' })
-      expect(await failed.first().innerText()).toContain('Código inválido ou expirado.')
-      expect(await failed.first().innerText()).not.toContain('Ocorreu um erro desconhecido')
+      expect(await failed.first().textContent()).toContain('Código inválido ou expirado.')
+      expect(await failed.first().textContent()).not.toContain('Ocorreu um erro desconhecido')
     } finally {
       await context.close()
     }
