@@ -5,13 +5,14 @@ import { defineConfig } from 'vite'
 
 const src = fileURLToPath(new URL('./src', import.meta.url))
 
-// The SPA lives in src/web; the API server (src/server) serves the build from dist/web.
+// The SPA lives in src/web; the API server (src/server) serves the build from dist/web. Source maps are 'hidden':
+// written for debugging, not referenced by the bundles, and not served in production (app.ts).
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': src } },
-  build: { outDir: '../../dist/web', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 600 },
+  build: { outDir: '../../dist/web', emptyOutDir: true, sourcemap: 'hidden', chunkSizeWarningLimit: 600 },
   server: {
     port: 5173,
     proxy: { '/api': { target: `http://127.0.0.1:${process.env.PORT ?? 3000}`, changeOrigin: false } },

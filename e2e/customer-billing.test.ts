@@ -94,9 +94,9 @@ async function confirmPixAsAdmin(paymentId: string, amountCents: number, endToEn
 
 /** The customer's own payments, read with the page's session cookie. */
 async function ownPayments(page: Page): Promise<Array<{ id: string; status: string; amountCents: number }>> {
-  const response = await page.request.get(at('/api/payments'))
+  const response = await page.request.get(at('/api/payments?pageSize=100'))
   expect(response.status()).toBe(200)
-  return response.json()
+  return (await response.json()).items
 }
 
 async function signIn(page: Page, account: { email: string; password: string }) {

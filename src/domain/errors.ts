@@ -8,6 +8,7 @@ export const errorText = {
   unknown: 'Ocorreu um erro desconhecido',
   origin_forbidden: 'Origem da requisição não permitida.',
   origin_required: 'Requisição sem origem identificada. Use o site para fazer esta operação.',
+  service_unavailable: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
   // WhatsApp verification
   whatsapp_invalid: 'Por favor, insira um número de WhatsApp válido (apenas números).',
   code_invalid: 'Código inválido ou expirado.',

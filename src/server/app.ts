@@ -45,6 +45,8 @@ export type AppOptions = {
   whatsapp?: WhatsAppSender
   card?: CardGateway
   logger?: boolean
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void }
   /** Where the built SPA is; unset or missing means API only. */
   webRoot?: string
 }
@@ -76,10 +78,22 @@ function routedPath(routeUrl: string | undefined, rawUrl: string): string {
   }
 }
 
+/** The request as logged: the path without its query string, which may carry reset or verification tokens. */
+function serializeRequest(request: { method: string; url: string; host?: string; ip?: string }) {
+  return { method: request.method, url: request.url.split('?')[0], host: request.host, remoteAddress: request.ip }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            serializers: { req: serializeRequest },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     trustProxy: trustProxyOption(config.TRUST_PROXY),
   }).withTypeProvider<ZodTypeProvider>()
 
@@ -177,8 +191,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   })
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true })
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  // In production the API description is for admins only (an inventory of every route helps attackers).
+  const docsGuard = production ? { preHandler: app.requireAdmin } : {}
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: docsGuard })
+  app.get('/api/openapi.json', { schema: { hide: true }, ...docsGuard }, async () => app.swagger())
 
   app.get(
     '/api/health',
@@ -217,6 +233,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       root: webRoot,
       wildcard: false,
       index: false,
+      // Source maps are built 'hidden' (vite.config.ts); in production they are not served either.
+      allowedPath: (pathName) => !(production && pathName.endsWith('.map')),
       setHeaders: (reply, filePath) => {
         // Hashed file names never change: cache them for a year; anything else revalidates.
         if (filePath.includes(`${path.sep}assets${path.sep}`))
@@ -229,6 +247,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler({}, async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/'
     if (
+      url.endsWith('.map') ||
       url.startsWith('/api/') ||
       url === '/api' ||
       !hasWeb ||

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, startupWarnings } from './config'
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-config-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -167,5 +167,30 @@ describe('start-up with a bad configuration', () => {
     })
     expect(result.status).toBe(1)
     expect(result.stderr.trim()).toBe('Configuração inválida: PORT deve ser um número')
+  }, 90_000)
+})
+
+describe('start-up without NODE_ENV', () => {
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      // An unreachable database stops start-up right after the configuration is read.
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, DATABASE_URL: 'postgres://127.0.0.1:1/nada', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+
+  it('prints one warning line that the dev outbox and the card simulator are on', () => {
+    const result = start({})
+    expect(result.status).toBe(1)
+    const warnings = result.stderr.split('\n').filter((l) => l.startsWith('Atenção: NODE_ENV não definido'))
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain('simulador de cartão')
+    expect(warnings[0]).toContain('caixa de saída')
+  }, 90_000)
+
+  it('prints nothing of the sort when NODE_ENV is set', () => {
+    expect(start({ NODE_ENV: 'development' }).stderr).not.toContain('NODE_ENV não definido')
+    expect(startupWarnings({ NODE_ENV: 'production' })).toEqual([])
+    expect(startupWarnings({})).toHaveLength(1)
   }, 90_000)
 })

@@ -215,6 +215,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
+/**
+ * Lines start-up prints before anything else. NODE_ENV unset means development, which a public deployment must
+ * not run by accident: say so, once, on stderr.
+ */
+export function startupWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  if (env.NODE_ENV?.trim()) return []
+  return [
+    'Atenção: NODE_ENV não definido, rodando como development: a caixa de saída de desenvolvimento ' +
+      '(DATA_DIR/outbox.jsonl) e o simulador de cartão estão ligados. Em produção, defina NODE_ENV=production.',
+  ]
+}
+
 /** Outside production the session secret is generated once and kept in DATA_DIR, so restarts keep sessions. */
 function generatedSecret(dataDir: string): string {
   const file = path.join(dataDir, 'auth-secret')

@@ -1,6 +1,6 @@
 import { buildApp } from './app'
 import { ensureAdmin, prepareDatabase } from './bootstrap'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, startupWarnings } from './config'
 import { connectDatabase } from './db/client'
 import { type Jobs, startJobs } from './jobs'
 import { checkApiPix } from './modules/pix/api-pix-check'
@@ -9,6 +9,7 @@ async function main() {
   const config = loadConfig()
   // PIX_PROVIDER=api-pix: certificate files and the PSP's token call, before anything else starts.
   await checkApiPix(config)
+  for (const line of startupWarnings()) console.warn(line)
   const database = await connectDatabase(config)
   await prepareDatabase(database, (m) => console.log(m))
   const app = await buildApp({ config, database })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { pixKeyKind } from '../pix'
 import { emailSchema } from './auth'
+import { pageOf, pageParams } from './paging'
 import {
   billingMethodSchema,
   paymentMethodSchema,
@@ -12,29 +13,21 @@ import {
 
 /** Server-side pagination shared by every admin list; the page URL carries the same fields. */
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageParams,
   q: z.string().trim().max(200).optional(),
   sort: z.string().max(40).optional(),
   dir: z.enum(['asc', 'desc']).default('desc'),
 })
 export type ListQuery = z.infer<typeof listQuerySchema>
 
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({
-    items: z.array(item),
-    total: z.number().int(),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-  })
-}
+export { pageOf }
 
 const customerRef = z.object({ id: z.string(), name: z.string(), email: z.string() })
 
 /** GET /api/admin/subscriptions?status=&planId=&q=&sort=created_at|current_period_end|status&dir=&page=&pageSize= */
 export const adminSubscriptionsQuerySchema = listQuerySchema.extend({
   status: subscriptionStatusSchema.optional(),
-  planId: z.string().optional(),
+  planId: z.string().max(100).optional(),
 })
 export const adminSubscriptionSchema = z
   .object({

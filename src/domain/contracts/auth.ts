@@ -10,7 +10,7 @@ export const emailSchema = z.string().trim().toLowerCase().pipe(z.email(errorTex
 export const passwordSchema = z.string().min(8, errorText.password_too_short).max(128, errorText.password_too_long)
 
 export const sendCodeInputSchema = z.strictObject({ phone_number: whatsappNumberSchema })
-export const verifyCodeInputSchema = z.strictObject({ phone_number: whatsappNumberSchema, code: z.string() })
+export const verifyCodeInputSchema = z.strictObject({ phone_number: whatsappNumberSchema, code: z.string().max(20) })
 
 export const signUpInputSchema = z.strictObject({
   name: z.string().trim().min(1, 'Informe seu nome.').max(120),
@@ -28,7 +28,10 @@ export const signInInputSchema = z.strictObject({
 export type SignInInput = z.infer<typeof signInInputSchema>
 
 export const emailOnlyInputSchema = z.strictObject({ email: emailSchema })
-export const resetPasswordInputSchema = z.strictObject({ token: z.string().min(1), newPassword: passwordSchema })
+export const resetPasswordInputSchema = z.strictObject({
+  token: z.string().min(1).max(500),
+  newPassword: passwordSchema,
+})
 
 export const roleIds = { admin: 1, user: 2 } as const
 

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { paymentMethods, paymentStatuses, subscriptionStatuses } from '../subscription-status'
 import { whatsappNumberSchema } from './auth'
+import { pageOf, pageParams } from './paging'
 import { planIdSchema, planSchema } from './plans'
 
 export const subscriptionStatusSchema = z.enum(subscriptionStatuses)
@@ -92,8 +93,11 @@ export const paymentReceiptSchema = z
   .meta({ id: 'PaymentReceipt' })
 export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>
 
-export const cancelInputSchema = z.strictObject({ subscription_id: z.string().min(1) })
-export const upgradeInputSchema = z.strictObject({ subscription_id: z.string().min(1), new_plan_id: planIdSchema })
+export const cancelInputSchema = z.strictObject({ subscription_id: z.string().min(1).max(100) })
+export const upgradeInputSchema = z.strictObject({
+  subscription_id: z.string().min(1).max(100),
+  new_plan_id: planIdSchema,
+})
 
 /** POST /api/subscriptions/upgrade: PIX subscriptions get an invoice to pay; card ones are switched at Stripe. */
 export const upgradeResultSchema = z
@@ -145,3 +149,17 @@ export const pixSettingsSchema = z
     updatedAt: z.string(),
   })
   .meta({ id: 'PixSettings' })
+
+/**
+ * GET /api/subscriptions?page=&pageSize=&current=: the customer's subscriptions, newest first, one page.
+ * `current=true` keeps those still in force or waiting for payment (active, trialing, past_due, pending_pix).
+ */
+export const mySubscriptionsQuerySchema = z.object({ ...pageParams, current: z.enum(['true', 'false']).optional() })
+export const subscriptionPageSchema = pageOf(subscriptionSchema)
+
+/**
+ * GET /api/payments?page=&pageSize=&open=: the customer's invoices, newest first, one page.
+ * `open=true`: only the open ones (pending, pending_pix); `open=false`: the history (everything else).
+ */
+export const myPaymentsQuerySchema = z.object({ ...pageParams, open: z.enum(['true', 'false']).optional() })
+export const paymentPageSchema = pageOf(paymentSchema)

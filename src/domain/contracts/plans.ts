@@ -28,11 +28,12 @@ export const planInputSchema = z.strictObject({
   description: z.string().trim().max(500).default(''),
   priceCents: z.number().int().positive('O preço deve ser maior que zero.').max(100_000_000),
   features: z
-    .array(z.string())
+    .array(z.string().max(200, 'Cada item pode ter no máximo 200 caracteres.'))
+    .max(30, 'No máximo 30 itens.')
     .default([])
     .transform((lines) => lines.map((l) => l.trim()).filter((l) => l.length > 0)),
-  boxQuantity: z.number().int().min(1, 'Mínimo 1.').default(1),
-  agentQuantity: z.number().int().min(1, 'Mínimo 1.').default(1),
+  boxQuantity: z.number().int().min(1, 'Mínimo 1.').max(100_000, 'Máximo 100000.').default(1),
+  agentQuantity: z.number().int().min(1, 'Mínimo 1.').max(100_000, 'Máximo 100000.').default(1),
   popular: z.boolean().default(false),
   active: z.boolean().default(true),
 })

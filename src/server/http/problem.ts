@@ -13,6 +13,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   unknown: 500,
   origin_forbidden: 403,
   origin_required: 403,
+  service_unavailable: 503,
   whatsapp_invalid: 400,
   code_invalid: 400,
   code_attempts_exceeded: 429,
@@ -93,6 +94,34 @@ export function problem(code: DomainErrorCode, message?: string, extra: Partial<
   }
 }
 
+/** Seconds a client is asked to wait when the database is unavailable. */
+export const retryAfterSeconds = 5
+
+// SQLSTATE classes and codes that mean "the server is not there", not "the query was wrong": 08 connection
+// exception, 57P01-57P03 shutdown / cannot connect now, 53300 too many connections.
+const unavailableSqlStates = /^(08|57P0[123]$|53300$)/
+const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'])
+const unavailableMessages = [
+  'Connection terminated', // node-postgres: the server went away mid-query
+  'connection timeout', // node-postgres: connectionTimeoutMillis
+  'Cannot use a pool after calling end', // node-postgres: pool closed
+  'PGlite is closed', // embedded database closed
+  'is not currently accepting connections', // PostgreSQL: the database is closed to connections (55000)
+]
+
+/** True when an error (or one of its causes: drizzle and better-auth wrap them) says the database is unreachable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 6; depth += 1) {
+    if (typeof e !== 'object') return false
+    const { code, message } = e as { code?: unknown; message?: unknown }
+    if (typeof code === 'string' && (unavailableSqlStates.test(code) || unavailableNodeCodes.has(code))) return true
+    if (typeof message === 'string' && unavailableMessages.some((m) => message.includes(m))) return true
+    if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseUnavailable(inner))) return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
+}
+
 /** One error handler: DomainError → its status; schema failures → 400; anything else → logged, 500 'unknown'. */
 export function registerProblemHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
@@ -116,6 +145,11 @@ export function registerProblemHandler(app: FastifyInstance) {
       body = problem('rate_limited')
     } else if ('statusCode' in error && typeof error.statusCode === 'number' && error.statusCode < 500) {
       body = problem('validation_failed', undefined, { status: error.statusCode })
+    } else if (isDatabaseUnavailable(error)) {
+      // The database is down or unreachable: nothing was done; the pool reconnects by itself when it is back.
+      request.log.error({ err: error, reqId: request.id }, 'database unavailable')
+      reply.header('retry-after', String(retryAfterSeconds))
+      body = problem('service_unavailable')
     } else {
       request.log.error({ err: error, reqId: request.id }, 'unhandled error')
       body = problem('unknown')

@@ -69,6 +69,10 @@ export async function createTestApp(
     whatsapp?: WhatsAppSender
     clock?: TestClock
     card?: CardGateway
+    /** A built SPA to serve (default: none). */
+    webRoot?: string
+    /** Turns logging on (LOG_LEVEL from env, default info) and sends the lines here. */
+    logStream?: { write(line: string): void }
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-app-'))
@@ -77,7 +81,7 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     APP_URL: 'http://localhost:3000',
     AUTH_SECRET: 'test-secret-that-is-long-enough-for-better-auth-0123456789',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.logStream ? 'info' : 'silent',
     ...options.env,
   })
   const database = await createTestDatabase()
@@ -87,8 +91,8 @@ export async function createTestApp(
     config,
     database,
     now: clock.now,
-    logger: false,
-    webRoot: path.join(dataDir, 'no-web'),
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+    webRoot: options.webRoot ?? path.join(dataDir, 'no-web'),
     ...(options.mail ? { mail: options.mail } : {}),
     ...(options.whatsapp ? { whatsapp: options.whatsapp } : {}),
     ...(options.card ? { card: options.card } : {}),

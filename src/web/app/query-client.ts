@@ -1,7 +1,9 @@
-import { MutationCache, QueryClient } from '@tanstack/react-query'
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
 import { ApiError } from '../lib/api'
 import type { Feedback } from '../lib/toasts'
+import { sessionQuery } from '../features/auth/session'
+import { paths } from './paths'
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -14,19 +16,42 @@ declare module '@tanstack/react-query' {
   }
 }
 
+/** The session ended on the server (expired, revoked, signed out elsewhere): the API answers 401 'unauthenticated'. */
+export function isSessionLost(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401 && error.code === 'unauthenticated'
+}
+
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  // Forget the user and everything read with the session; RequireUser then shows 'Acesso não autorizado' and
+  // sends the person to /login?next=<this page>, as for any signed-out visit to the dashboard.
+  const onSessionLost = () => {
+    queryClient.setQueryData(sessionQuery().queryKey, null)
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'site-config' })
+  }
+  const queryClient: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error) => {
+        if (isSessionLost(error)) onSessionLost()
+      },
+    }),
     mutationCache: new MutationCache({
       onSuccess: (_data, _vars, _ctx, mutation) => {
         const feedback = mutation.meta?.feedback
         if (feedback?.success) toast.success(feedback.success)
       },
       onError: (error, _vars, _ctx, mutation) => {
+        if (isSessionLost(error)) {
+          onSessionLost()
+          // In the dashboard the guard's toast says it; elsewhere the action's own feedback below does.
+          if (window.location.pathname.startsWith(paths.dashboard)) return
+        }
         const feedback = mutation.meta?.feedback
         if (!feedback) return
         if (error instanceof ApiError && mutation.meta?.inline?.includes(error.code)) return
+        const fallback = feedback.fallback ?? 'Ocorreu um erro desconhecido'
         toast.error(feedback.error, {
-          description: error instanceof ApiError ? error.detail : 'Ocorreu um erro desconhecido',
+          description:
+            error instanceof ApiError && (error.hasServerMessage || error.status === 0) ? error.detail : fallback,
         })
       },
     }),
@@ -41,4 +66,5 @@ export function createQueryClient(): QueryClient {
       },
     },
   })
+  return queryClient
 }

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly errors: Array<{ path: string; message: string }> = [],
+    /** false when the answer carried no message of ours (a proxy's error page, an empty body): `detail` is generic. */
+    readonly hasServerMessage = true,
   ) {
     super(detail)
     this.name = 'ApiError'
@@ -48,7 +50,14 @@ async function request<T>(method: string, url: string, body: unknown, schema?: z
           ? problem.message
           : 'Ocorreu um erro desconhecido'
     const errors = Array.isArray(problem.errors) ? (problem.errors as Array<{ path: string; message: string }>) : []
-    throw new ApiError(response.status, typeof problem.code === 'string' ? problem.code : 'unknown', detail, errors)
+    const hasServerMessage = typeof problem.detail === 'string' || typeof problem.message === 'string'
+    throw new ApiError(
+      response.status,
+      typeof problem.code === 'string' ? problem.code : 'unknown',
+      detail,
+      errors,
+      hasServerMessage,
+    )
   }
   return schema ? schema.parse(data) : (data as T)
 }

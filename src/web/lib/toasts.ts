@@ -3,7 +3,12 @@ export const toasts = {
   login: { error: 'Erro no login' },
   signup: { error: 'Erro no cadastro', success: 'Cadastro realizado! Verifique seu email para confirmar sua conta' },
   codeSend: { error: 'Erro ao enviar código', success: 'Código enviado! Verifique seu WhatsApp.' },
-  codeVerify: { error: 'Erro na verificação', success: 'Número verificado com sucesso!' },
+  // Without a message from the server, a failed check is the spec's default reason.
+  codeVerify: {
+    error: 'Erro na verificação',
+    success: 'Número verificado com sucesso!',
+    fallback: 'Código inválido ou expirado.',
+  },
   signOut: { error: 'Erro ao sair' },
   unauthenticated: { error: 'Usuário não autenticado' },
   pixInvoice: {
@@ -40,4 +45,5 @@ export const toasts = {
   accessDenied: { error: 'Acesso negado', description: 'Você não tem permissão para acessar esta área' },
 } as const
 
-export type Feedback = { success?: string; error: string }
+/** `fallback`: the toast's description when the error carries no message of the server. */
+export type Feedback = { success?: string; error: string; fallback?: string }

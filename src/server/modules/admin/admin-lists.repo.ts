@@ -139,6 +139,13 @@ async function runList<T>(
   return { items, total: count.total, page: spec.page, pageSize: spec.pageSize, totalExact: count.exact }
 }
 
+/** The sort's keys, or created_at's: own keys only, so `sort=constructor` or `__proto__` is just unknown. */
+function sortKeysOf(sorts: Record<string, SQL[]>, sort: string | undefined): SQL[] {
+  const keys = sort && Object.hasOwn(sorts, sort) ? sorts[sort] : sorts.created_at
+  if (!keys) throw new Error('a sort table without created_at')
+  return keys
+}
+
 const planRef = { id: plans.id, name: plans.name, priceCents: plans.priceCents }
 const customerRef = { id: profiles.id, name: profiles.name, email: profiles.email }
 
@@ -190,7 +197,7 @@ export async function listAdminSubscriptions(
   }
   const spec: ListSpec = {
     id: sql`${subscriptions.id}`,
-    sortKeys: subscriptionSorts[query.sort ?? ''] ?? (subscriptionSorts.created_at as SQL[]),
+    sortKeys: sortKeysOf(subscriptionSorts, query.sort),
     arms,
     dir: query.dir,
     page: query.page,
@@ -281,7 +288,7 @@ export async function listAdminPayments(
   }
   const spec: ListSpec = {
     id: sql`${payments.id}`,
-    sortKeys: paymentSorts[query.sort ?? ''] ?? (paymentSorts.created_at as SQL[]),
+    sortKeys: sortKeysOf(paymentSorts, query.sort),
     arms,
     dir: query.dir,
     page: query.page,
@@ -371,7 +378,7 @@ export async function listAdminUsers(
   ]
   const spec: ListSpec = {
     id: sql`${profiles.id}`,
-    sortKeys: userSorts[query.sort ?? ''] ?? (userSorts.created_at as SQL[]),
+    sortKeys: sortKeysOf(userSorts, query.sort),
     arms: [{ from: sql`${profiles}`, where }],
     dir: query.dir,
     page: query.page,

@@ -215,7 +215,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Link do e-mail de confirmação; redireciona para /login',
-        querystring: z.object({ token: z.string().min(1) }),
+        querystring: z.object({ token: z.string().min(1).max(4000) }),
         response: { 302: z.null() },
       },
     },

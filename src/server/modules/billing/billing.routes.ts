@@ -6,10 +6,13 @@ import {
   cancelInputSchema,
   cardCheckoutResultSchema,
   checkoutInputSchema,
+  myPaymentsQuerySchema,
+  mySubscriptionsQuerySchema,
+  paymentPageSchema,
   paymentReceiptSchema,
-  paymentSchema,
   pixChargeSchema,
   pixCheckoutResultSchema,
+  subscriptionPageSchema,
   subscriptionSchema,
   upgradeInputSchema,
   upgradeOptionsSchema,
@@ -23,12 +26,11 @@ import {
   checkoutPix,
   getPixCharge,
   getReceipt,
-  listPayments,
-  listSubscriptions,
   upgradeOptions,
   upgradeSubscription,
 } from './billing.service'
 import { startInvoiceCardCheckout } from './card-invoice.service'
+import { listMyPayments, listMySubscriptions } from './customer-lists'
 
 const idParamsSchema = z.object({ id: z.string().min(1).max(100) })
 const readErrors = { 401: problemSchema } as const
@@ -66,11 +68,12 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: {
         tags: ['billing'],
-        summary: 'Assinaturas do usuário com o plano, das mais novas às mais antigas',
-        response: { 200: z.array(subscriptionSchema), ...readErrors },
+        summary: 'Assinaturas do usuário com o plano, das mais novas às mais antigas, uma página por vez',
+        querystring: mySubscriptionsQuerySchema,
+        response: { 200: subscriptionPageSchema, 400: problemSchema, ...readErrors },
       },
     },
-    async (request) => listSubscriptions(deps(request), userOf(request)),
+    async (request) => listMySubscriptions(app.ctx.db, userOf(request), request.query),
   )
 
   app.get(
@@ -79,11 +82,13 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: app.requireUser,
       schema: {
         tags: ['billing'],
-        summary: 'Pagamentos (faturas) do usuário com o plano da assinatura, dos mais novos aos mais antigos',
-        response: { 200: z.array(paymentSchema), ...readErrors },
+        summary:
+          'Pagamentos (faturas) do usuário com o plano da assinatura, dos mais novos aos mais antigos, uma página por vez',
+        querystring: myPaymentsQuerySchema,
+        response: { 200: paymentPageSchema, 400: problemSchema, ...readErrors },
       },
     },
-    async (request) => listPayments(deps(request), userOf(request)),
+    async (request) => listMyPayments(app.ctx.db, userOf(request), request.query),
   )
 
   app.get(

@@ -169,18 +169,18 @@ describe('PIX checkout', () => {
     const joaoCheckout = await post(t.app, '/api/checkout/pix', { plan_id: 'plan_business' }, joao.cookie)
     expect(joaoCheckout.statusCode).toBe(200)
 
-    const list: Subscription[] = (await get(t.app, '/api/subscriptions', maria.cookie)).json()
+    const list: Subscription[] = (await get(t.app, '/api/subscriptions', maria.cookie)).json().items
     expect(list.map((s) => s.planId).sort()).toEqual(['plan_basic', 'plan_pro'])
     expect(list.every((s) => s.userId === maria.id)).toBe(true)
-    const joaoList: Subscription[] = (await get(t.app, '/api/subscriptions', joao.cookie)).json()
+    const joaoList: Subscription[] = (await get(t.app, '/api/subscriptions', joao.cookie)).json().items
     expect(joaoList.map((s) => s.planId)).toEqual(['plan_business'])
   })
 
   it('lists only the user own payments with the subscription plan', async () => {
-    const list: Payment[] = (await get(t.app, '/api/payments', maria.cookie)).json()
+    const list: Payment[] = (await get(t.app, '/api/payments', maria.cookie)).json().items
     expect(list).toHaveLength(2)
     expect(list.map((p) => p.plan?.id).sort()).toEqual(['plan_basic', 'plan_pro'])
-    const joaoList: Payment[] = (await get(t.app, '/api/payments', joao.cookie)).json()
+    const joaoList: Payment[] = (await get(t.app, '/api/payments', joao.cookie)).json().items
     expect(joaoList.map((p) => p.plan?.name)).toEqual(['Empresarial'])
   })
 
@@ -222,7 +222,7 @@ describe('receipts', () => {
       .from(subscriptions)
       .where(and(eq(subscriptions.userId, maria.id), eq(subscriptions.planId, 'plan_pro')))
     await activate(t.database.db, sub!.id, new Date('2026-03-11T09:30:00.000Z'))
-    const list: Payment[] = (await get(t.app, '/api/payments', maria.cookie)).json()
+    const list: Payment[] = (await get(t.app, '/api/payments', maria.cookie)).json().items
     const paid = list.find((p) => p.status === 'paid')
     expect(paid?.receiptUrl).toBe(`/dashboard/payments/${paid?.id}/receipt`)
     expect(list.find((p) => p.status === 'pending_pix')?.receiptUrl).toBeNull()
@@ -246,7 +246,7 @@ describe('receipts', () => {
   })
 
   it('has no receipt for an invoice not paid yet', async () => {
-    const list: Payment[] = (await get(t.app, '/api/payments', maria.cookie)).json()
+    const list: Payment[] = (await get(t.app, '/api/payments', maria.cookie)).json().items
     const open = list.find((p) => p.status === 'pending_pix')
     const response = await get(t.app, `/api/payments/${open?.id}/receipt`, maria.cookie)
     expect(response.statusCode).toBe(409)

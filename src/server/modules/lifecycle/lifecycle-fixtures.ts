@@ -153,3 +153,10 @@ export async function startPlatform(
 }
 
 export const platformSecret = 'segredo-da-plataforma-0123456789'
+
+/** The instant an X-Signature header says it was signed (its `t=`). */
+export function signedAt(header: string | undefined): Date {
+  const t = /(?:^|,)t=(\d+)/.exec(header ?? '')?.[1]
+  if (!t) throw new Error(`no timestamp in the signature ${header}`)
+  return new Date(Number(t) * 1000)
+}

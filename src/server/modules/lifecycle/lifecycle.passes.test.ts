@@ -1,3 +1,4 @@
+import { createServer } from 'node:http'
 import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parsePixBrCode } from '../../../domain/pix'
@@ -17,13 +18,14 @@ import {
   insertSubscription,
   notificationsOf,
   platformSecret,
+  signedAt,
   recordingLog,
   startPlatform,
 } from './lifecycle-fixtures'
 import { runBillingTick } from './lifecycle.service'
 import { reconcileCardSubscriptions } from './reconcile.service'
 import { deliverNotifications } from './notifications.service'
-import { signBody } from './provisioning.service'
+import { verifySignature } from './provisioning.service'
 
 const day = 86_400_000
 const hour = 3_600_000
@@ -466,7 +468,8 @@ describe('provisioning webhook to the chat platform', () => {
       'subscription.ended',
     ])
     for (const r of mine) {
-      expect(r.signature).toBe(signBody(r.body, platformSecret))
+      expect(r.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
+      expect(verifySignature(r.signature, r.body, platformSecret, signedAt(r.signature))).toBe(true)
       expect(r.eventId).toBe(JSON.parse(r.body).id)
     }
     expect(JSON.parse(mine[2]?.body ?? '{}')).toEqual({
@@ -500,6 +503,73 @@ describe('provisioning webhook to the chat platform', () => {
       attempts: 2,
       lastError: null,
     })
+  })
+})
+
+describe('provisioning signature and redirects', () => {
+  it('signs t=<unix>,v1=HMAC("t.body") at the sending instant; receivers refuse it after 5 minutes', async () => {
+    const platform = await startPlatform()
+    const t = await createTestApp({
+      env: { PLATFORM_WEBHOOK_URL: platform.url, PLATFORM_WEBHOOK_SECRET: platformSecret },
+    })
+    try {
+      await seedPlans(t.database.db)
+      const customer = await insertCustomer(t.database.db)
+      await insertSubscription(t.database.db, {
+        userId: customer.id,
+        currentPeriodEnd: new Date(t.clock.now().getTime() + 20 * day),
+        updatedAt: t.clock.now(),
+      })
+      await runBillingTick(depsOf(t))
+      const [r] = platform.received
+      if (!r) throw new Error('nothing delivered')
+      expect(r.signature).toBe(`t=${t.clock.now().getTime() / 1000},v1=${r.signature?.split('v1=')[1]}`)
+      const at = t.clock.now()
+      expect(verifySignature(r.signature, r.body, platformSecret, at)).toBe(true)
+      expect(verifySignature(r.signature, r.body, platformSecret, new Date(at.getTime() + 299_000))).toBe(true)
+      expect(verifySignature(r.signature, r.body, platformSecret, new Date(at.getTime() + 301_000))).toBe(false)
+      expect(verifySignature(r.signature, `${r.body} `, platformSecret, at)).toBe(false)
+      expect(verifySignature(r.signature, r.body, 'outro-segredo-0123456789', at)).toBe(false)
+      // Replaying the body with a fresh timestamp needs the secret.
+      const forged = r.signature?.replace(/^t=\d+/, `t=${at.getTime() / 1000 + 600}`)
+      expect(verifySignature(forged, r.body, platformSecret, new Date(at.getTime() + 600_000))).toBe(false)
+    } finally {
+      await t.close()
+      await platform.close()
+    }
+  })
+
+  it('does not follow a redirect with the signed body: the delivery fails and is retried', async () => {
+    const target = await startPlatform()
+    const redirecting = createServer((_req, res) => {
+      res.writeHead(307, { location: target.url })
+      res.end()
+    })
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve))
+    const address = redirecting.address()
+    if (typeof address !== 'object' || !address) throw new Error('not listening')
+    const t = await createTestApp({
+      env: { PLATFORM_WEBHOOK_URL: `http://127.0.0.1:${address.port}/hook`, PLATFORM_WEBHOOK_SECRET: platformSecret },
+    })
+    try {
+      await seedPlans(t.database.db)
+      const customer = await insertCustomer(t.database.db)
+      const sub = await insertSubscription(t.database.db, {
+        userId: customer.id,
+        currentPeriodEnd: new Date(t.clock.now().getTime() + 20 * day),
+        updatedAt: t.clock.now(),
+      })
+      await runBillingTick(depsOf(t))
+      expect(target.received).toEqual([])
+      const events = await eventsOf(t.database.db, sub.id)
+      expect(events.map((e) => [e.type, e.status, e.attempts])).toEqual([['subscription.activated', 'pending', 1]])
+      expect(events[0]?.lastError).toContain('plataforma inacessível')
+    } finally {
+      await t.close()
+      redirecting.closeAllConnections()
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()))
+      await target.close()
+    }
   })
 })
 

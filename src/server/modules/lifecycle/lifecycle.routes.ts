@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { pageOf } from '../../../domain/contracts/admin'
+import { pageOf, pageParams } from '../../../domain/contracts/paging'
 import { problemSchema } from '../../http/problem'
 import { listPlatformEvents } from './provisioning.service'
 
 export const platformEventsQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  ...pageParams,
   status: z.enum(['pending', 'delivered', 'skipped']).optional(),
 })
 

@@ -42,6 +42,7 @@ import {
 import { deliverNotifications, detectDueTomorrow, detectNotifications } from './notifications.service'
 import { deliverPlatformEvents, detectPlatformEvents } from './provisioning.service'
 import { reconcileCardSubscriptions } from './reconcile.service'
+import { runMaintenance } from './maintenance.service'
 import type { LifecycleDeps, Pass } from './pass-runner'
 
 /** State changes and detection, in the order that lets each see the previous one's effects. */
@@ -63,7 +64,10 @@ export const deliveryPasses: [string, Pass][] = [
 ]
 
 /** Passes that decide themselves whether they are due (once a day). */
-export const dailyPasses: [string, Pass][] = [['card_reconcile', reconcileCardSubscriptions]]
+export const dailyPasses: [string, Pass][] = [
+  ['card_reconcile', reconcileCardSubscriptions],
+  ['maintenance', runMaintenance],
+]
 
 export type TickReport = Record<string, number>
 

@@ -7,9 +7,9 @@ import { readOutbox } from '../messaging/outbox'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { createUser, post, type TestUser } from '../../test/users'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
-import { depsOf, eventsOf, notificationsOf, platformSecret, startPlatform } from './lifecycle-fixtures'
+import { depsOf, eventsOf, notificationsOf, platformSecret, signedAt, startPlatform } from './lifecycle-fixtures'
 import { runBillingTick } from './lifecycle.service'
-import { signBody } from './provisioning.service'
+import { verifySignature } from './provisioning.service'
 
 // A whole year of one PIX subscription on plan_pro (R$ 199,00), started on 31 January so that the anchor day is
 // tested through February and 30-day months. The clock ticks once a day at 12:00 UTC (as the minute cron would, only
@@ -307,7 +307,8 @@ describe('a year of a PIX subscription', () => {
       'subscription.activated',
       'subscription.ended',
     ])
-    for (const r of platform.received) expect(r.signature).toBe(signBody(r.body, platformSecret))
+    for (const r of platform.received)
+      expect(verifySignature(r.signature, r.body, platformSecret, signedAt(r.signature))).toBe(true)
     expect(JSON.parse(platform.received[0]?.body ?? '{}')).toMatchObject({
       customer: { email: customer.email, company: 'Loja da Maria' },
       plan_id: 'plan_pro',

@@ -1,7 +1,7 @@
 // Provisioning webhook to the chat platform: transitions detected by comparing each subscription with what the
 // platform was last told (subscriptions_provisioned_state), recorded as platform_events, delivered in order per
 // subscription, signed, at least once. Rules: lifecycle.service.ts.
-import { createHmac, randomUUID } from 'node:crypto'
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
 import { and, asc, count, desc, eq, gte, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { addDays } from '../../../domain/billing-period'
@@ -39,9 +39,36 @@ const state = alias(subscriptionsProvisionedState, 'provisioned')
 /** Statuses in which the customer has the platform (past_due keeps it during the grace days). */
 const provisionedStatuses = ['active', 'trialing', 'past_due'] as const
 
-/** `sha256=<hex>` of the raw body with the shared secret, as the X-Signature header carries it. */
-export function signBody(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+/** Receivers refuse a signature whose timestamp is further than this from their clock (README, provisioning). */
+export const signatureToleranceS = 300
+
+function hmacHex(secret: string, t: number, body: string): string {
+  return createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')
+}
+
+/**
+ * The X-Signature header, as Stripe signs its webhooks: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`.
+ * The timestamp is signed with the body, so a captured request cannot be replayed after the tolerance window.
+ */
+export function signBody(body: string, secret: string, at: Date): string {
+  const t = Math.floor(at.getTime() / 1000)
+  return `t=${t},v1=${hmacHex(secret, t, body)}`
+}
+
+/** What a receiver does (the README shows the same steps): parse, recompute, compare in constant time, check age. */
+export function verifySignature(
+  header: string | undefined,
+  body: string,
+  secret: string,
+  now: Date,
+  toleranceS = signatureToleranceS,
+): boolean {
+  const parts = new Map((header ?? '').split(',').map((p) => p.trim().split('=', 2) as [string, string]))
+  const t = Number(parts.get('t'))
+  const v1 = parts.get('v1') ?? ''
+  if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(v1)) return false
+  if (Math.abs(now.getTime() / 1000 - t) > toleranceS) return false
+  return timingSafeEqual(Buffer.from(hmacHex(secret, t, body), 'hex'), Buffer.from(v1, 'hex'))
 }
 
 /**
@@ -201,11 +228,13 @@ export function deliverPlatformEvents(deps: LifecycleDeps, now: Date): Promise<P
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'x-signature': signBody(row.body, secret),
+            'x-signature': signBody(row.body, secret, deps.now()),
             'x-event-id': row.id,
             'x-event-type': row.type,
           },
           body: row.body,
+          // A redirect would re-send the signed body elsewhere: it is a failed delivery instead.
+          redirect: 'error',
           signal: AbortSignal.timeout(platformRequestTimeoutMs),
         })
       } catch (error) {

@@ -27,7 +27,7 @@ export const outboxEntrySchema = z.object({
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>
 
 /**
- * Appends one JSON line to the dev outbox (ARCHITECTURE.md, "Dev outbox") and logs it.
+ * Appends one JSON line to the dev outbox (ARCHITECTURE.md, "Dev outbox") and logs that it did (not what).
  * The whole line goes out in a single append, so concurrent calls never interleave.
  */
 export async function appendOutbox(
@@ -44,7 +44,8 @@ export async function appendOutbox(
   }
   await mkdir(path.dirname(outboxPath), { recursive: true })
   await appendFile(outboxPath, `${JSON.stringify(entry)}\n`, 'utf8')
-  log?.info({ outbox: entry }, `dev outbox: ${entry.channel} message to ${entry.to}`)
+  // Never the text nor the recipient: codes and links stay in the file (the log may be shipped elsewhere).
+  log?.info({ channel: entry.channel }, `dev outbox: ${entry.channel} message written to ${outboxPath}`)
   return entry
 }
 

@@ -3,9 +3,10 @@ import { z } from 'zod'
 import {
   cardCheckoutResultSchema,
   type PixCheckoutResult,
-  paymentSchema,
+  paymentPageSchema,
   pixChargeSchema,
   pixCheckoutResultSchema,
+  subscriptionPageSchema,
   subscriptionSchema,
   type UpgradeResult,
   upgradeOptionsSchema,
@@ -18,17 +19,46 @@ import { toasts } from '../../lib/toasts'
 /** Everything the customer's billing screens read lives under ['billing'], so one invalidation refreshes it all. */
 const billingKey = ['billing'] as const
 
-export function subscriptionsQuery() {
+/** The server pages the customer's lists (GET /api/subscriptions, /api/payments); these are the page's fields. */
+export type PageParams = { page?: number; pageSize?: number }
+
+/** The page number in the page's URL (`?page=2`); anything else is page 1. */
+export function pageFrom(search: URLSearchParams): number {
+  const value = search.get('page') ?? ''
+  return /^\d{1,4}$/.test(value) && Number(value) >= 1 ? Number(value) : 1
+}
+
+function pageSearch(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) search.set(key, String(value))
+  const text = search.toString()
+  return text ? `?${text}` : ''
+}
+
+/** One page of the customer's subscriptions; `current: true` only those in force or awaiting payment. */
+export function subscriptionsQuery(params: PageParams & { current?: boolean } = {}) {
   return queryOptions({
-    queryKey: [...billingKey, 'subscriptions'],
-    queryFn: () => api.get('/api/subscriptions', z.array(subscriptionSchema)),
+    queryKey: [...billingKey, 'subscriptions', params],
+    queryFn: () =>
+      api.get(
+        `/api/subscriptions${pageSearch({ page: params.page, pageSize: params.pageSize, current: params.current === undefined ? undefined : String(params.current) })}`,
+        subscriptionPageSchema,
+      ),
   })
 }
 
-export function paymentsQuery() {
+/** Open invoices are few (one per subscription and period at most): one page of this size holds them all. */
+export const openInvoicesPageSize = 100
+
+/** One page of the customer's invoices; `open: true` the open ones, `open: false` the history. */
+export function paymentsQuery(params: PageParams & { open?: boolean } = {}) {
   return queryOptions({
-    queryKey: [...billingKey, 'payments'],
-    queryFn: () => api.get('/api/payments', z.array(paymentSchema)),
+    queryKey: [...billingKey, 'payments', params],
+    queryFn: () =>
+      api.get(
+        `/api/payments${pageSearch({ page: params.page, pageSize: params.pageSize, open: params.open === undefined ? undefined : String(params.open) })}`,
+        paymentPageSchema,
+      ),
   })
 }
 

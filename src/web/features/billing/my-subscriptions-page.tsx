@@ -16,25 +16,28 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog'
 import { PageHeader } from '../../components/ui/page-header'
+import { Pagination } from '../../components/ui/pagination'
 import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
 import { formatBRL, formatDate } from '../../lib/format'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { subscriptionsQuery, useCancelSubscription } from './api'
+import { pageFrom, subscriptionsQuery, useCancelSubscription } from './api'
 import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from './status-badges'
 import { UpgradeDialog } from './upgrade-dialog'
 
 /** After the card provider sends the customer back, its webhook may still be on the way: look again for a while. */
 const checkoutPollMs = 3000
 const checkoutPollTimes = 20
+const subscriptionsPageSize = 20
 
 /** 'my-subscriptions': the customer's subscriptions, newest first, with upgrade and cancel. */
 export function MySubscriptionsPage() {
   useDocumentTitle('Minhas assinaturas')
-  const [searchParams] = useSearchParams()
+  const [searchParams, setSearchParams] = useSearchParams()
   const checkoutSuccess = searchParams.get('checkout') === 'success'
+  const page = pageFrom(searchParams)
   const subscriptions = useQuery({
-    ...subscriptionsQuery(),
+    ...subscriptionsQuery({ page, pageSize: subscriptionsPageSize }),
     refetchInterval: (query) =>
       checkoutSuccess && query.state.dataUpdateCount < checkoutPollTimes ? checkoutPollMs : false,
   })
@@ -69,24 +72,34 @@ export function MySubscriptionsPage() {
         <Spinner label="Carregando assinaturas…" />
       ) : subscriptions.isError ? (
         <QueryError error={subscriptions.error} onRetry={() => void subscriptions.refetch()} />
-      ) : subscriptions.data.length === 0 ? (
+      ) : subscriptions.data.total === 0 ? (
         <EmptyState title={billingTexts.noSubscriptions}>
           <Button asChild variant="outline">
             <Link to={paths.subscriptions}>Ver planos</Link>
           </Button>
         </EmptyState>
       ) : (
-        <ul className="grid gap-4 lg:grid-cols-2">
-          {subscriptions.data.map((subscription) => (
-            <li key={subscription.id} className="flex">
-              <SubscriptionCard
-                subscription={subscription}
-                onUpgrade={() => setUpgrading(subscription)}
-                onCancel={() => setCanceling(subscription)}
-              />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="grid gap-4 lg:grid-cols-2">
+            {subscriptions.data.items.map((subscription) => (
+              <li key={subscription.id} className="flex">
+                <SubscriptionCard
+                  subscription={subscription}
+                  onUpgrade={() => setUpgrading(subscription)}
+                  onCancel={() => setCanceling(subscription)}
+                />
+              </li>
+            ))}
+          </ul>
+          {subscriptions.data.total > subscriptions.data.pageSize ? (
+            <Pagination
+              page={subscriptions.data.page}
+              pageSize={subscriptions.data.pageSize}
+              total={subscriptions.data.total}
+              onPage={(next) => setSearchParams(next > 1 ? { page: String(next) } : {})}
+            />
+          ) : null}
+        </>
       )}
       <UpgradeDialog
         subscription={upgrading}

@@ -7,11 +7,19 @@ import { paths } from '../../app/paths'
 import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardFooter, CardHeader } from '../../components/ui/card'
 import { PageHeader } from '../../components/ui/page-header'
+import { Pagination } from '../../components/ui/pagination'
 import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
 import { formatBRL, formatDate } from '../../lib/format'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { paymentsQuery, pixChargeQuery, plansOnSaleQuery, useInvoiceCardCheckout } from './api'
+import {
+  openInvoicesPageSize,
+  pageFrom,
+  paymentsQuery,
+  pixChargeQuery,
+  plansOnSaleQuery,
+  useInvoiceCardCheckout,
+} from './api'
 import { billingTexts, PaymentStatusBadge } from './status-badges'
 
 const paymentTypeLabel: Record<Payment['type'], string> = {
@@ -22,6 +30,7 @@ const paymentTypeLabel: Record<Payment['type'], string> = {
 
 const cardPollMs = 3000
 const cardPollTimes = 20
+const historyPageSize = 20
 
 const isOpen = (payment: Payment) => payment.status === 'pending' || payment.status === 'pending_pix'
 
@@ -45,13 +54,18 @@ export function receiptHref(payment: Payment): string | null {
 /** 'payments': open invoices to pay (PIX or card), then the history with receipts. */
 export function PaymentsPage() {
   useDocumentTitle('Pagamentos')
+  const [searchParams, setSearchParams] = useSearchParams()
+  const page = pageFrom(searchParams)
   // Back from paying an invoice by card: the provider's webhook may land a moment later, so look again a few times.
-  const [searchParams] = useSearchParams()
   const cardPaid = searchParams.get('checkout') === 'success'
-  const payments = useQuery({
-    ...paymentsQuery(),
-    refetchInterval: (query) => (cardPaid && query.state.dataUpdateCount < cardPollTimes ? cardPollMs : false),
-  })
+  const poll = {
+    refetchInterval: (query: { state: { dataUpdateCount: number } }) =>
+      cardPaid && query.state.dataUpdateCount < cardPollTimes ? cardPollMs : false,
+  }
+  // Open invoices: a separate small list; the history is paged on the server.
+  const open = useQuery({ ...paymentsQuery({ open: true, pageSize: openInvoicesPageSize }), ...poll })
+  const history = useQuery({ ...paymentsQuery({ open: false, page, pageSize: historyPageSize }), ...poll })
+  const payments = open.isError ? open : history
   // Only to name the target plan of upgrade invoices; the page works without it.
   const plans = useQuery(plansOnSaleQuery())
   const planName = (id: string | null) => plans.data?.find((p) => p.id === id)?.name
@@ -69,11 +83,11 @@ export function PaymentsPage() {
           <span>{billingTexts.invoiceCardSuccess}</span>
         </p>
       ) : null}
-      {payments.isPending ? (
+      {open.isPending || history.isPending ? (
         <Spinner label="Carregando pagamentos…" />
       ) : payments.isError ? (
         <QueryError error={payments.error} onRetry={() => void payments.refetch()} />
-      ) : payments.data.length === 0 ? (
+      ) : open.data?.total === 0 && history.data?.total === 0 ? (
         <EmptyState title="Você ainda não tem pagamentos.">
           <Button asChild variant="outline">
             <Link to={paths.subscriptions}>Ver planos</Link>
@@ -81,8 +95,20 @@ export function PaymentsPage() {
         </EmptyState>
       ) : (
         <>
-          <OpenInvoices payments={payments.data.filter(isOpen)} onPayWithPix={setPixFor} planName={planName} />
-          <PaymentHistory payments={payments.data.filter((p) => !isOpen(p))} />
+          <OpenInvoices
+            payments={(open.data?.items ?? []).filter(isOpen)}
+            onPayWithPix={setPixFor}
+            planName={planName}
+          />
+          <PaymentHistory payments={history.data?.items ?? []} />
+          {history.data && history.data.total > history.data.pageSize ? (
+            <Pagination
+              page={history.data.page}
+              pageSize={history.data.pageSize}
+              total={history.data.total}
+              onPage={(next) => setSearchParams(next > 1 ? { page: String(next) } : {})}
+            />
+          ) : null}
         </>
       )}
       <PixChargeDialog paymentId={pixFor} onClose={() => setPixFor(null)} />

@@ -162,12 +162,15 @@ export function DashboardLayout() {
       >
         Pular para o conteúdo
       </a>
-      <aside className="sticky top-0 hidden h-dvh flex-col overflow-y-auto border-r border-border bg-muted/40 md:flex">
-        <div className="flex h-16 shrink-0 items-center border-b border-border px-4">
-          <Brand />
-        </div>
-        <SidebarContent user={user} idPrefix="sidebar" {...sidebarProps} />
-      </aside>
+      {/* The column carries the background and the border down the whole page; the panel inside stays in view. */}
+      <div data-sidebar-column className="hidden border-r border-border bg-muted/40 md:block">
+        <aside className="sticky top-0 flex h-dvh flex-col overflow-y-auto">
+          <div className="flex h-16 shrink-0 items-center border-b border-border px-4">
+            <Brand />
+          </div>
+          <SidebarContent user={user} idPrefix="sidebar" {...sidebarProps} />
+        </aside>
+      </div>
 
       <div className="flex min-h-dvh min-w-0 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-border bg-background/95 px-3 md:hidden">

@@ -12,7 +12,7 @@ import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
 import { formatBRL, formatDate } from '../../lib/format'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { useSessionUser } from '../auth/session'
-import { paymentsQuery, subscriptionsQuery } from '../billing/api'
+import { openInvoicesPageSize, paymentsQuery, subscriptionsQuery } from '../billing/api'
 import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '../billing/status-badges'
 
 /** Statuses that make a subscription "the current plan" on the overview. */
@@ -33,8 +33,9 @@ export function currentSubscription(subscriptions: Subscription[]): Subscription
 export function OverviewPage() {
   useDocumentTitle('Painel')
   const { user } = useSessionUser()
-  const subscriptions = useQuery(subscriptionsQuery())
-  const payments = useQuery(paymentsQuery())
+  // The newest subscription in force and the open invoices are all the overview needs (both small, server-filtered).
+  const subscriptions = useQuery(subscriptionsQuery({ current: true, pageSize: 1 }))
+  const payments = useQuery(paymentsQuery({ open: true, pageSize: openInvoicesPageSize }))
   const firstName = user?.name.split(' ')[0]
 
   return (
@@ -48,7 +49,7 @@ export function OverviewPage() {
       ) : subscriptions.isError ? (
         <QueryError error={subscriptions.error} onRetry={() => void subscriptions.refetch()} />
       ) : (
-        <Overview subscription={currentSubscription(subscriptions.data)} payments={payments.data ?? []} />
+        <Overview subscription={currentSubscription(subscriptions.data.items)} payments={payments.data?.items ?? []} />
       )}
     </div>
   )

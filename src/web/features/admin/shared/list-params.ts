@@ -1,4 +1,5 @@
 // The state of an admin list lives in the URL query string, so a filtered, sorted page can be shared or reloaded.
+import { listLimits } from '../../../../domain/contracts/paging'
 
 export type SortDir = 'asc' | 'desc'
 
@@ -13,8 +14,8 @@ export type ListParams<F extends string> = {
 
 export type ListDefaults = { sort: string; dir: SortDir; pageSize?: number }
 
-export const defaultPageSize = 20
-const pageSizeMax = 100
+export const defaultPageSize = listLimits.defaultPageSize
+const pageSizeMax = listLimits.maxPageSize
 
 function positiveInt(value: string | null, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === null || !/^\d+$/.test(value)) return fallback
@@ -32,7 +33,7 @@ export function parseListParams<F extends string>(
   for (const key of filterKeys) filters[key] = search.get(key)?.trim() ?? ''
   const dir = search.get('dir')
   return {
-    page: positiveInt(search.get('page'), 1),
+    page: positiveInt(search.get('page'), 1, listLimits.maxPage),
     pageSize: positiveInt(search.get('pageSize'), defaults.pageSize ?? defaultPageSize, pageSizeMax),
     q: search.get('q')?.trim() ?? '',
     sort: search.get('sort') || defaults.sort,

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react'
-import { Button } from '../../../components/ui/button'
-import { pageCount } from './list-params'
+import { Button } from './button'
 
+/** 'Anterior' / 'Página n de m' / 'Próxima' under a server-paged list (admin lists and the customer's own). */
 export function Pagination({
   page,
   pageSize,
@@ -16,7 +16,7 @@ export function Pagination({
   totalExact?: boolean | undefined
   onPage: (page: number) => void
 }) {
-  const pages = pageCount(total, pageSize)
+  const pages = Math.max(1, Math.ceil(total / pageSize))
   return (
     <nav aria-label="Paginação" className="flex flex-col items-center gap-3 sm:flex-row sm:justify-between">
       <p className="text-sm text-muted-foreground">

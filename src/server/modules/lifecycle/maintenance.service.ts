@@ -1,0 +1,73 @@
+// Daily housekeeping: what the product keeps only as long as it needs it (README, "Retention of working data").
+// - rate_limits windows older than 24 hours (no rule looks back further);
+// - whatsapp_verifications and better-auth verifications (e-mail and reset tokens) older than 7 days;
+// - accounts whose e-mail was never confirmed, 7 days after sign-up, when they hold nothing else: no subscription
+//   (so no payment), and never an admin. Their sessions, login accounts, Stripe customer and notifications go with
+//   them (ON DELETE CASCADE); one audit row per removed account.
+import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm'
+import { addDays } from '../../../domain/billing-period'
+import { profiles, verifications } from '../../db/schema/auth'
+import { subscriptions } from '../../db/schema/billing'
+import { lifecyclePassRuns } from '../../db/schema/lifecycle'
+import { whatsappVerifications } from '../../db/schema/platform'
+import { audit, systemActor } from '../audit/audit'
+import { pruneRateLimits } from '../rate-limit/rate-limit'
+import type { LifecycleDeps, PassResult } from './pass-runner'
+
+const passName = 'maintenance'
+export const retention = {
+  verificationDays: 7,
+  unverifiedAccountDays: 7,
+}
+/** Accounts removed per run at most; the rest goes the next day. */
+const maxAccountsPerRun = 500
+
+/** Once a day (slot in lifecycle_pass_runs, claimed atomically): prunes working data and stale sign-ups. */
+export async function runMaintenance(deps: LifecycleDeps, now: Date): Promise<PassResult> {
+  const [slot] = await deps.db
+    .insert(lifecyclePassRuns)
+    .values({ name: passName, lastRunAt: now })
+    .onConflictDoUpdate({
+      target: lifecyclePassRuns.name,
+      set: { lastRunAt: now },
+      setWhere: lt(lifecyclePassRuns.lastRunAt, addDays(now, -1)),
+    })
+    .returning()
+  if (!slot) return { processed: 0 }
+
+  await pruneRateLimits(deps.db, now)
+  const verificationCutoff = addDays(now, -retention.verificationDays)
+  await deps.db.delete(whatsappVerifications).where(lt(whatsappVerifications.createdAt, verificationCutoff))
+  await deps.db.delete(verifications).where(lt(verifications.expiresAt, verificationCutoff))
+
+  const removed = await deps.db.transaction(async (tx) => {
+    const stale = await tx
+      .select({ id: profiles.id, createdAt: profiles.createdAt })
+      .from(profiles)
+      .where(
+        and(
+          eq(profiles.emailVerified, false),
+          eq(profiles.roleId, 2),
+          lt(profiles.createdAt, addDays(now, -retention.unverifiedAccountDays)),
+          notExists(tx.select({ one: sql`1` }).from(subscriptions).where(eq(subscriptions.userId, profiles.id))),
+        ),
+      )
+      .limit(maxAccountsPerRun)
+      .for('update', { skipLocked: true })
+    if (stale.length === 0) return 0
+    await tx.delete(profiles).where(
+      inArray(
+        profiles.id,
+        stale.map((p) => p.id),
+      ),
+    )
+    for (const p of stale)
+      await audit(tx, systemActor('billing'), 'user.unverified_removed', 'user', p.id, {
+        before: { createdAt: p.createdAt.toISOString(), emailVerified: false },
+        after: { removed: true, by: 'billing' },
+      })
+    return stale.length
+  })
+  if (removed > 0) deps.log.info({ pass: passName, removed }, 'maintenance: unverified accounts removed')
+  return { processed: removed }
+}
