@@ -49,6 +49,7 @@ export const errorText = {
   card_unavailable: 'O pagamento com cartão está indisponível no momento. Tente novamente mais tarde.',
   card_provider_error: 'O provedor de pagamento com cartão não respondeu. Tente novamente em instantes.',
   webhook_signature_invalid: 'Assinatura do webhook inválida.',
+  whatsapp_signature_invalid: 'Assinatura do webhook do WhatsApp ausente ou inválida.',
   simulator_disabled: 'O simulador de cartão não está disponível neste ambiente.',
   last_admin: 'Não é possível remover o último administrador.',
   e2e_id_taken: 'Este identificador de transação PIX já foi usado em outro pagamento.',

@@ -46,6 +46,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   card_unavailable: 503,
   card_provider_error: 502,
   webhook_signature_invalid: 400,
+  whatsapp_signature_invalid: 401,
   simulator_disabled: 404,
   last_admin: 409,
   e2e_id_taken: 409,
