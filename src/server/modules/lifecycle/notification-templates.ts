@@ -65,7 +65,10 @@ export const billingTemplates = {
 
 /** A template parameter: one line, never empty (Meta refuses both). */
 function param(value: string): string {
-  const clean = value.replace(/\s+/g, ' ').trim()
+  const clean = value
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim()
   return clean || '-'
 }
 

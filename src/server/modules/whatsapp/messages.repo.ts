@@ -211,3 +211,43 @@ export async function recordCodeMessage(
     now: r.now,
   })
 }
+
+/** The person's messages (LGPD export): theirs by account, and the codes sent to their numbers before it existed. */
+export function personalMessages(db: Executor, userId: string, phones: string[]) {
+  return db
+    .select({
+      direction: whatsappMessages.direction,
+      kind: whatsappMessages.kind,
+      phone: whatsappMessages.phone,
+      body: whatsappMessages.body,
+      template: whatsappMessages.template,
+      status: whatsappMessages.status,
+      errorCode: whatsappMessages.errorCode,
+      errorTitle: whatsappMessages.errorTitle,
+      createdAt: whatsappMessages.createdAt,
+    })
+    .from(whatsappMessages)
+    .where(
+      phones.length > 0
+        ? or(
+            eq(whatsappMessages.userId, userId),
+            and(isNull(whatsappMessages.userId), inArray(whatsappMessages.phone, phones)),
+          )
+        : eq(whatsappMessages.userId, userId),
+    )
+    .orderBy(asc(whatsappMessages.createdAt), asc(whatsappMessages.id))
+}
+
+/** Account deletion: the person's messages go (their receipts with them, by cascade). */
+export async function deletePersonalMessages(db: Executor, userId: string, phones: string[]): Promise<void> {
+  await db
+    .delete(whatsappMessages)
+    .where(
+      phones.length > 0
+        ? or(
+            eq(whatsappMessages.userId, userId),
+            and(isNull(whatsappMessages.userId), inArray(whatsappMessages.phone, phones)),
+          )
+        : eq(whatsappMessages.userId, userId),
+    )
+}
