@@ -406,6 +406,15 @@ describe('billing answered in the chat', () => {
     expect(text).toContain(`https://wa.me/${t.config.SUPPORT_WHATSAPP}`)
   })
 
+  it('recognises a customer whose WhatsApp id comes without the ninth digit', async () => {
+    const customer = await insertCustomer(t.database.db, { whatsapp: '5585987650001', name: 'Nona Cliente' })
+    await postWebhook(t.app, inboundText({ from: '558587650001', text: 'oi' }).payload)
+    const [text] = graph.textsTo('558587650001')
+    expect(text).toContain('*2ª via*')
+    const [kept] = await messagesOf('558587650001')
+    expect(kept?.userId).toBe(customer.id)
+  })
+
   it('sends the sign-up link to a number that is no customer', async () => {
     const stranger = uniquePhone()
     await postWebhook(t.app, inboundText({ from: stranger, text: '2ª via' }).payload)
