@@ -9,6 +9,7 @@ import { DomainError } from '../../../domain/errors'
 import { deliveryFailureReason } from '../../../domain/whatsapp-delivery'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { problemSchema } from '../../http/problem'
+import { hitRateLimit } from '../rate-limit/rate-limit'
 import { handleInbound } from './chat.service'
 import { applyStatusUpdate, codeDelivery, messagesOfUser } from './messages.repo'
 import { codeRules } from './verification.service'
@@ -65,6 +66,7 @@ const webhookSchema = z.object({
 })
 
 const deliveryStatuses = ['sent', 'delivered', 'read', 'failed'] as const
+const codeStatusPerIp = { limit: 300, windowMs: 60 * 60_000 }
 
 function textOf(message: z.infer<typeof messageSchema>): string | null {
   return (
@@ -112,12 +114,14 @@ export const whatsappRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         summary: 'Situação da entrega do último código enviado ao número (com o motivo, se a Meta não entregou)',
         querystring: codeStatusQuerySchema,
-        response: { 200: codeStatusSchema, 400: problemSchema },
+        response: { 200: codeStatusSchema, 400: problemSchema, 429: problemSchema },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store')
       const now = app.ctx.now()
+      // The page asks every 3 s for 2 minutes after a send (40 asks): room for a few codes, not for a scan.
+      await hitRateLimit(app.ctx.db, `wa-status:ip:${request.ip}`, codeStatusPerIp, now)
       const [latest] = await app.ctx.db
         .select({ id: whatsappVerifications.id, createdAt: whatsappVerifications.createdAt })
         .from(whatsappVerifications)
