@@ -11,19 +11,20 @@ import {
   startFakeGraph,
   statusUpdate,
 } from '../src/server/test/fake-graph/fake-graph'
-import { launchBrowser, newPage } from './support/browser'
+import { expectAccessible, launchBrowser, newPage } from './support/browser'
 import { verifyEmailLink, waitForOutbox } from './support/outbox'
 import { type RunningServer, startServer } from './support/server'
 
 let server: RunningServer
 let browser: Browser
 let graph: FakeGraph
+const admin = { email: 'admin-chat@example.com', password: 'senha-admin-segura-1' }
 
 beforeAll(async () => {
   graph = await startFakeGraph({ templates: { codigo_verificacao: { bodyParams: 1, urlButton: true } } })
   for (let attempt = 1; ; attempt += 1) {
     try {
-      server = await startServer(graph.env())
+      server = await startServer({ ...graph.env(), ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password })
       break
     } catch (error) {
       if (attempt === 3) throw error
@@ -113,6 +114,25 @@ describe('billing answered in the chat', () => {
     expect(texts[0]).toMatch(/Valor: R\$\s99,00/)
     expect(texts[1]).toBe(dashboardCode)
     await page.context().close()
+
+    // The admin sees the conversation, with Meta's receipt, in the customer's message history.
+    await postWebhook(server.url, statusUpdate({ id: replies[1]!.id!, recipient: account.phone, status: 'read' }))
+    const adminPage = await newPage(browser, 'desktop')
+    await adminPage.goto(at('/login'))
+    await field(adminPage, 'E-mail').fill(admin.email)
+    await field(adminPage, 'Senha').fill(admin.password)
+    await button(adminPage, 'Entrar').click()
+    await adminPage.waitForURL((url) => url.pathname === '/dashboard')
+    await adminPage.goto(at('/dashboard/customers'))
+    const row = adminPage.getByRole('row').filter({ hasText: account.email })
+    await button(row, 'Mensagens').click()
+    const dialog = adminPage.getByRole('dialog', { name: 'Mensagens de WhatsApp' })
+    const history = dialog.getByRole('list', { name: 'Histórico de mensagens' })
+    await history.getByText('2ª via', { exact: true }).waitFor()
+    const codeItem = history.getByRole('listitem').filter({ hasText: dashboardCode })
+    await codeItem.getByText('Lida', { exact: true }).waitFor()
+    await expectAccessible(adminPage)
+    await adminPage.context().close()
   })
 })
 
