@@ -340,7 +340,7 @@ describe('admin console', () => {
     const stepUp = page.getByRole('dialog', { name: 'Confirme sua identidade' })
     await field(stepUp, 'Senha').fill('nao-e-a-senha')
     await button(stepUp, 'Confirmar').click()
-    await stepUp.getByText('Senha incorreta.', { exact: true }).waitFor()
+    await stepUp.getByText('Senha incorreta. Confira e tente novamente.', { exact: true }).waitFor()
     await field(stepUp, 'Senha').fill(admin.password)
     await button(stepUp, 'Confirmar').click()
     await expectToast('Permissões atualizadas.')

@@ -81,7 +81,7 @@ describe('two-factor', () => {
     const dialog = page.getByRole('dialog', { name: 'Ativar verificação em duas etapas' })
     await field(dialog, 'Senha').fill('nao-e-a-senha')
     await button(dialog, 'Continuar').click()
-    await dialog.getByText('Senha incorreta.', { exact: true }).waitFor()
+    await dialog.getByText('Senha incorreta. Confira e tente novamente.', { exact: true }).waitFor()
     await field(dialog, 'Senha').fill(admin.password)
     await button(dialog, 'Continuar').click()
     await dialog.getByRole('img', { name: 'QR Code para o aplicativo autenticador' }).waitFor()

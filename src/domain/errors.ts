@@ -67,6 +67,7 @@ export const errorText = {
   card_declined:
     'O pagamento com cartão foi recusado e seu plano continua o mesmo. Confira os dados do cartão ou use outro e tente novamente.',
   webhook_signature_invalid: 'Assinatura do webhook inválida.',
+  whatsapp_signature_invalid: 'Assinatura do webhook do WhatsApp ausente ou inválida.',
   simulator_disabled: 'O simulador de cartão não está disponível neste ambiente.',
   last_admin: 'Não é possível remover o último administrador.',
   e2e_id_taken: 'Este identificador de transação PIX já foi usado em outro pagamento.',

@@ -37,6 +37,8 @@ describe('in production', () => {
       STRIPE_SECRET_KEY: 'sk_test_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
       SMTP_URL: 'smtp://127.0.0.1:1',
+      // This test is about the docs; two-factor for admins (the production default) has its own tests.
+      ADMIN_MFA: 'optional',
     })
   })
   afterAll(async () => {

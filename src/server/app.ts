@@ -36,6 +36,7 @@ import { cardSimulatorRoutes } from './modules/stripe/card-simulator.routes'
 import { createSimulatorGateway } from './modules/stripe/card-simulator.service'
 import { createStripeGateway } from './modules/stripe/stripe-gateway'
 import { stripeRoutes } from './modules/stripe/stripe.routes'
+import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes'
 
 export type AppOptions = {
   config: Config
@@ -114,6 +115,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       token: config.WHATSAPP_TOKEN,
       phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
       apiUrl: config.WHATSAPP_API_URL,
+      authTemplate: config.WHATSAPP_AUTH_TEMPLATE,
+      templateLanguage: config.WHATSAPP_TEMPLATE_LANG,
       outboxPath: config.outboxPath,
       production,
       log,
@@ -225,6 +228,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(stripeRoutes)
   await app.register(cardSimulatorRoutes)
   await app.register(lifecycleRoutes)
+  await app.register(whatsappRoutes)
 
   const webRoot = options.webRoot ?? defaultWebRoot
   const hasWeb = existsSync(path.join(webRoot, 'index.html'))

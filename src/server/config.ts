@@ -81,6 +81,16 @@ const envSchema = z.object({
   WHATSAPP_TOKEN: optionalText,
   WHATSAPP_PHONE_NUMBER_ID: optionalText,
   WHATSAPP_API_URL: httpUrl().default('https://graph.facebook.com/v21.0'),
+  WHATSAPP_APP_SECRET: optionalText,
+  WHATSAPP_VERIFY_TOKEN: optionalText,
+  WHATSAPP_AUTH_TEMPLATE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, 'deve ser o nome de um modelo aprovado (minúsculas, dígitos e _)')
+    .default('codigo_verificacao'),
+  WHATSAPP_TEMPLATE_LANG: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'deve ser um código de idioma da Meta, como pt_BR')
+    .default('pt_BR'),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: optionalText.pipe(httpUrl().optional()),

@@ -25,6 +25,7 @@ export const personalDataExportSchema = z
     auditLog: rows,
     whatsappVerifications: rows,
     platformEvents: rows,
+    whatsappMessages: rows,
   })
   .meta({ id: 'PersonalDataExport' })
 export type PersonalDataExport = z.infer<typeof personalDataExportSchema>

@@ -60,6 +60,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   invoice_not_open: 409,
   card_declined: 402,
   webhook_signature_invalid: 400,
+  whatsapp_signature_invalid: 401,
   simulator_disabled: 404,
   last_admin: 409,
   e2e_id_taken: 409,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigserial, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { profiles } from './auth'
 import { payments, subscriptions } from './billing'
 
@@ -31,6 +31,13 @@ export const notifications = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    /** WhatsApp only: the approved utility template and its body parameters (issue 16). */
+    template: jsonb('template').$type<{ name: string; params: string[] }>(),
+    /** WhatsApp only: Meta's message id (wamid) once accepted; delivery receipts find the row by it. */
+    providerMessageId: text('provider_message_id'),
+    /** The last delivery receipt ('sent', 'delivered', 'read', 'failed'), or 'fallback_email' (template rejected). */
+    deliveryStatus: text('delivery_status'),
+    deliveryError: text('delivery_error'),
   },
   (t) => [
     check('notifications_status_check', sql`${t.status} in ('pending', 'sent', 'failed')`),

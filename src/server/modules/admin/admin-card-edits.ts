@@ -3,7 +3,8 @@
 // here would be undone by the next event while the customer keeps being charged. For billing_method = card:
 //
 // - cancel (status 'Cancelada')          → card.cancelNow, then the row is canceled and its open invoices voided;
-// - plan change                          → card.changePlan (Stripe prorates: charges or credits the difference);
+// - plan change                          → card.changePlan (a Stripe pending update: prorated charge or credit; a
+//                                          declined charge refuses the edit with 'card_declined', plan unchanged);
 // - 'Cancelar no fim do período' on/off  → card.cancelAtPeriodEnd / card.resumeRenewal (the reactivation);
 // - customer, period dates, any other status change, or any change to a canceled card subscription → refused with
 //   a Portuguese message saying what to do instead, and nothing changes.
@@ -99,8 +100,11 @@ export async function runCardCalls(
     if (!stripeSubscriptionId) throw new Error('a card call without a provider subscription')
     try {
       if (call.op === 'cancelNow') await card.cancelNow(stripeSubscriptionId)
-      else if (call.op === 'changePlan') await card.changePlan(stripeSubscriptionId, plan)
-      else if (call.op === 'cancelAtPeriodEnd') await card.cancelAtPeriodEnd(stripeSubscriptionId)
+      else if (call.op === 'changePlan') {
+        // A pending update (the prorated charge was declined): Stripe keeps the old price, and so do we.
+        const outcome = await card.changePlan(stripeSubscriptionId, plan)
+        if (outcome?.status === 'pending') throw new DomainError('card_declined')
+      } else if (call.op === 'cancelAtPeriodEnd') await card.cancelAtPeriodEnd(stripeSubscriptionId)
       else if (card.resumeRenewal) await card.resumeRenewal(stripeSubscriptionId)
     } catch (error) {
       if (error instanceof DomainError) throw error

@@ -118,10 +118,21 @@ describe('admin edits of a card subscription', () => {
     expect(fake.requests[1]?.body).toMatchObject({
       items: [{ id: `si_${stripeId}`, price_data: { unit_amount: '39900', currency: 'brl', product: 'prod_x' } }],
       proration_behavior: 'always_invoice',
-      metadata: { planId: 'plan_business' },
+      payment_behavior: 'pending_if_incomplete',
     })
     const { subscription } = await rowsOf(sub.id)
     expect(subscription).toMatchObject({ planId: 'plan_business', status: 'active', currentPeriodEnd: end })
+  })
+
+  it('plan change with a declined card: refused, the plan stays here (and at Stripe)', async () => {
+    const { sub } = await cardSubscription()
+    fake.declineNextCharge()
+    const response = await edit(sub.id, inputOf(sub, { plan_id: 'plan_business' }))
+    expect(response.statusCode, response.body).toBe(402)
+    expect(response.json()).toMatchObject({ code: 'card_declined' })
+    const { subscription, audits } = await rowsOf(sub.id)
+    expect(subscription).toMatchObject({ planId: 'plan_basic', status: 'active' })
+    expect(audits).toEqual([])
   })
 
   it('cancel at period end, then reactivate: both reach Stripe', async () => {

@@ -83,7 +83,10 @@ describe('two-factor enrolment', () => {
     const user = await createUser(t)
     const wrong = await send(t.app, '/api/auth/two-factor/enable', { password: 'nao-e-a-senha' }, user.cookie)
     expect(wrong.statusCode).toBe(400)
-    expect(wrong.json()).toMatchObject({ code: 'password_incorrect', message: 'Senha incorreta.' })
+    expect(wrong.json()).toMatchObject({
+      code: 'password_incorrect',
+      message: 'Senha incorreta. Confira e tente novamente.',
+    })
     expect(await t.database.db.select().from(twoFactors).where(eq(twoFactors.userId, user.id))).toEqual([])
 
     const enabled = await send(t.app, '/api/auth/two-factor/enable', { password: user.password }, user.cookie)

@@ -13,7 +13,81 @@ export type NotificationKind =
   | 'overdue'
   | 'card_upgrade_declined'
 
-export type NotificationMessage = { subject: string; text: string; html: string; whatsapp: string }
+/** An approved WhatsApp utility template and its body parameters ({{1}}, {{2}}, … in order). */
+export type WhatsAppTemplateCall = { name: string; params: string[] }
+
+export type NotificationMessage = {
+  subject: string
+  text: string
+  html: string
+  /** The free-form text (dev outbox, and the e-mail-like record of what was said). */
+  whatsapp: string
+  /** What the Cloud API sends: business-initiated messages must be approved templates. */
+  template: WhatsAppTemplateCall
+}
+
+/**
+ * The utility templates an operator submits to Meta (category UTILITY, language WHATSAPP_TEMPLATE_LANG), one per
+ * notification kind, exactly as written here (the README lists them). A body may neither start nor end with a
+ * parameter, and a parameter may not hold line breaks.
+ */
+export const billingTemplates = {
+  invoice_created: {
+    name: 'fatura_disponivel',
+    params: ['nome', 'plano', 'valor', 'vencimento', 'link dos pagamentos'],
+    body: 'Olá, {{1}}! A fatura da sua assinatura do plano {{2}} está disponível. Valor: {{3}}. Vencimento: {{4}}. Pague pelo painel em {{5}} ou responda 2ª via para receber aqui o código PIX copia e cola.',
+  },
+  due_tomorrow: {
+    name: 'fatura_vence_amanha',
+    params: ['nome', 'valor', 'plano', 'vencimento', 'link dos pagamentos'],
+    body: 'Olá, {{1}}! A fatura de {{2}} da sua assinatura do plano {{3}} vence amanhã, {{4}}. Pague pelo painel em {{5}} ou responda 2ª via para receber aqui o código PIX copia e cola. Se você já pagou, desconsidere esta mensagem.',
+  },
+  overdue: {
+    name: 'assinatura_vencida',
+    params: ['nome', 'plano', 'vencida desde', 'link dos pagamentos'],
+    body: 'Olá, {{1}}! Sua assinatura do plano {{2}} está vencida desde {{3}}: o pagamento da renovação não foi identificado. Regularize pelo painel em {{4}} ou responda 2ª via para receber aqui o código PIX copia e cola.',
+  },
+  payment_confirmed: {
+    name: 'pagamento_confirmado',
+    params: ['nome', 'valor', 'data do pagamento', 'plano', 'ativa até'],
+    body: 'Olá, {{1}}! Recebemos o pagamento de {{2}} em {{3}}. Obrigado! Sua assinatura do plano {{4}} está ativa até {{5}}.',
+  },
+  cancel_scheduled: {
+    name: 'cancelamento_agendado',
+    params: ['nome', 'plano', 'fim do período'],
+    body: 'Olá, {{1}}! Sua assinatura do plano {{2}} será cancelada no final do período de faturamento, em {{3}}. Até lá, o acesso continua normalmente.',
+  },
+  card_upgrade_declined: {
+    name: 'upgrade_cartao_recusado',
+    params: ['nome', 'plano pedido', 'plano atual', 'link dos pagamentos'],
+    body: 'Olá, {{1}}! O pagamento com cartão do upgrade para o plano {{2}} foi recusado, e nada foi cobrado. Sua assinatura continua no plano {{3}}. Para tentar de novo, confira o cartão ou use outro em {{4}}.',
+  },
+  canceled: {
+    name: 'assinatura_cancelada',
+    params: ['nome', 'plano', 'link dos planos'],
+    body: 'Olá, {{1}}! Sua assinatura do plano {{2}} foi cancelada. Para voltar a usar a plataforma, escolha um plano em {{3}} quando quiser.',
+  },
+} as const satisfies Record<NotificationKind, { name: string; params: readonly string[]; body: string }>
+
+/** A template parameter: one line, never empty (Meta refuses both). */
+function param(value: string): string {
+  const clean = value
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim()
+  return clean || '-'
+}
+
+function templateCall(kind: NotificationKind, params: string[]): WhatsAppTemplateCall {
+  const template = billingTemplates[kind]
+  if (params.length !== template.params.length)
+    throw new Error(`O modelo ${template.name} tem ${template.params.length} parâmetros`)
+  return { name: template.name, params: params.map(param) }
+}
+
+function firstName(name: string): string {
+  return name.replace(/\s+/g, ' ').trim() || 'cliente'
+}
 
 export type InvoiceType = 'new' | 'upgrade' | 'renewal'
 export type CancelReason = 'period_end' | 'overdue' | 'expired' | 'other'
@@ -41,7 +115,12 @@ function greeting(name: string): string {
 }
 
 /** Paragraphs → text (blank line between them) and HTML (<p> each, lines kept with <br>). */
-function build(subject: string, name: string, paragraphs: string[]): NotificationMessage {
+function build(
+  subject: string,
+  name: string,
+  paragraphs: string[],
+  template: WhatsAppTemplateCall,
+): NotificationMessage {
   const all = [greeting(name), ...paragraphs, 'Equipe Atendimento Multicanal']
   const text = `${all.join('\n\n')}\n`
   const html = [
@@ -53,7 +132,7 @@ function build(subject: string, name: string, paragraphs: string[]): Notificatio
     '</body>',
     '</html>',
   ].join('\n')
-  return { subject, text, html, whatsapp: `*${subject}*\n\n${text}` }
+  return { subject, text, html, whatsapp: `*${subject}*\n\n${text}`, template }
 }
 
 function pixLines(brCode: string | null, paymentsUrl: string): string[] {
@@ -78,47 +157,94 @@ export function invoiceCreatedMessage(
   },
 ): NotificationMessage {
   if (input.replaced) {
-    return build('Fatura de renovação atualizada', input.name, [
-      `Seu plano mudou para ${input.planName}. Por isso, a fatura de renovação de ${formatBRL(input.replaced.amountCents)} foi cancelada e substituída por esta, com o valor do novo plano.`,
-      `Valor: ${formatBRL(input.amountCents)}\nVencimento: ${formatDateBR(input.dueDate)}`,
-      ...pixLines(input.brCode, input.paymentsUrl),
-      'Se você já pagou a fatura anterior, fale com o suporte antes de pagar esta.',
-    ])
+    return build(
+      'Fatura de renovação atualizada',
+      input.name,
+      [
+        `Seu plano mudou para ${input.planName}. Por isso, a fatura de renovação de ${formatBRL(input.replaced.amountCents)} foi cancelada e substituída por esta, com o valor do novo plano.`,
+        `Valor: ${formatBRL(input.amountCents)}\nVencimento: ${formatDateBR(input.dueDate)}`,
+        ...pixLines(input.brCode, input.paymentsUrl),
+        'Se você já pagou a fatura anterior, fale com o suporte antes de pagar esta.',
+      ],
+      invoiceTemplate(input),
+    )
   }
   const subject = input.type === 'renewal' ? 'Fatura de renovação disponível' : 'Fatura PIX gerada'
-  return build(subject, input.name, [
-    `Sua fatura PIX está disponível. Realize o pagamento ${invoicePurpose[input.type](input.planName)}.`,
-    `Valor: ${formatBRL(input.amountCents)}\nVencimento: ${formatDateBR(input.dueDate)}`,
-    ...pixLines(input.brCode, input.paymentsUrl),
-    'A ativação do pagamento PIX é manual e acontece em até 24 horas.',
+  return build(
+    subject,
+    input.name,
+    [
+      `Sua fatura PIX está disponível. Realize o pagamento ${invoicePurpose[input.type](input.planName)}.`,
+      `Valor: ${formatBRL(input.amountCents)}\nVencimento: ${formatDateBR(input.dueDate)}`,
+      ...pixLines(input.brCode, input.paymentsUrl),
+      'A ativação do pagamento PIX é manual e acontece em até 24 horas.',
+    ],
+    invoiceTemplate(input),
+  )
+}
+
+function invoiceTemplate(input: Common & { amountCents: number; dueDate: Date }): WhatsAppTemplateCall {
+  return templateCall('invoice_created', [
+    firstName(input.name),
+    input.planName,
+    formatBRL(input.amountCents),
+    formatDateBR(input.dueDate),
+    input.paymentsUrl,
   ])
 }
 
 export function dueTomorrowMessage(
   input: Common & { amountCents: number; dueDate: Date; brCode: string | null },
 ): NotificationMessage {
-  return build('Sua fatura vence amanhã', input.name, [
-    `A fatura PIX de ${formatBRL(input.amountCents)} da sua assinatura do plano ${input.planName} vence amanhã, ${formatDateBR(input.dueDate)}.`,
-    ...pixLines(input.brCode, input.paymentsUrl),
-    'Se você já pagou, desconsidere esta mensagem.',
-  ])
+  return build(
+    'Sua fatura vence amanhã',
+    input.name,
+    [
+      `A fatura PIX de ${formatBRL(input.amountCents)} da sua assinatura do plano ${input.planName} vence amanhã, ${formatDateBR(input.dueDate)}.`,
+      ...pixLines(input.brCode, input.paymentsUrl),
+      'Se você já pagou, desconsidere esta mensagem.',
+    ],
+    templateCall('due_tomorrow', [
+      firstName(input.name),
+      formatBRL(input.amountCents),
+      input.planName,
+      formatDateBR(input.dueDate),
+      input.paymentsUrl,
+    ]),
+  )
 }
 
 export function paymentConfirmedMessage(
   input: Common & { amountCents: number; paidAt: Date; periodEnd: Date },
 ): NotificationMessage {
-  return build('Pagamento confirmado', input.name, [
-    `Recebemos o pagamento de ${formatBRL(input.amountCents)} em ${formatDateBR(input.paidAt)}. Obrigado!`,
-    `Sua assinatura do plano ${input.planName} está ativa até ${formatDateBR(input.periodEnd)}.`,
-    `O recibo está nos seus pagamentos: ${input.paymentsUrl}`,
-  ])
+  return build(
+    'Pagamento confirmado',
+    input.name,
+    [
+      `Recebemos o pagamento de ${formatBRL(input.amountCents)} em ${formatDateBR(input.paidAt)}. Obrigado!`,
+      `Sua assinatura do plano ${input.planName} está ativa até ${formatDateBR(input.periodEnd)}.`,
+      `O recibo está nos seus pagamentos: ${input.paymentsUrl}`,
+    ],
+    templateCall('payment_confirmed', [
+      firstName(input.name),
+      formatBRL(input.amountCents),
+      formatDateBR(input.paidAt),
+      input.planName,
+      formatDateBR(input.periodEnd),
+    ]),
+  )
 }
 
 export function cancelScheduledMessage(input: Common & { periodEnd: Date }): NotificationMessage {
-  return build('Cancelamento agendado', input.name, [
-    `Sua assinatura do plano ${input.planName} será cancelada no final do período de faturamento, em ${formatDateBR(input.periodEnd)}.`,
-    'Até lá, o acesso continua normalmente.',
-  ])
+  return build(
+    'Cancelamento agendado',
+    input.name,
+    [
+      `Sua assinatura do plano ${input.planName} será cancelada no final do período de faturamento, em ${formatDateBR(input.periodEnd)}.`,
+      'Até lá, o acesso continua normalmente.',
+    ],
+    templateCall('cancel_scheduled', [firstName(input.name), input.planName, formatDateBR(input.periodEnd)]),
+  )
 }
 
 const cancelReason: Record<CancelReason, string> = {
@@ -130,10 +256,15 @@ const cancelReason: Record<CancelReason, string> = {
 
 export function canceledMessage(input: Common & { reason: CancelReason; plansUrl: string }): NotificationMessage {
   const reason = cancelReason[input.reason]
-  return build('Assinatura cancelada', input.name, [
-    `Sua assinatura do plano ${input.planName} foi cancelada${reason ? ` ${reason}` : ''}.`,
-    `Para voltar a usar a plataforma, escolha um plano: ${input.plansUrl}`,
-  ])
+  return build(
+    'Assinatura cancelada',
+    input.name,
+    [
+      `Sua assinatura do plano ${input.planName} foi cancelada${reason ? ` ${reason}` : ''}.`,
+      `Para voltar a usar a plataforma, escolha um plano: ${input.plansUrl}`,
+    ],
+    templateCall('canceled', [firstName(input.name), input.planName, input.plansUrl]),
+  )
 }
 
 export function overdueMessage(
@@ -153,14 +284,29 @@ export function overdueMessage(
   } else {
     lines.push(`Acesse seus pagamentos: ${input.paymentsUrl}`)
   }
-  return build('Assinatura vencida', input.name, lines)
+  return build(
+    'Assinatura vencida',
+    input.name,
+    lines,
+    templateCall('overdue', [firstName(input.name), input.planName, formatDateBR(input.periodEnd), input.paymentsUrl]),
+  )
 }
 
 /** A card upgrade whose prorated charge was declined: the plan stays as it was (Stripe pending update). */
 export function cardUpgradeDeclinedMessage(input: Common & { targetPlanName: string }): NotificationMessage {
-  return build('Pagamento do upgrade recusado', input.name, [
-    `O pagamento com cartão do upgrade para o plano ${input.targetPlanName} foi recusado, e nada foi cobrado.`,
-    `Sua assinatura continua no plano ${input.planName}, sem nenhuma alteração.`,
-    `Para tentar de novo, confira os dados do cartão ou use outro em: ${input.paymentsUrl}`,
-  ])
+  return build(
+    'Pagamento do upgrade recusado',
+    input.name,
+    [
+      `O pagamento com cartão do upgrade para o plano ${input.targetPlanName} foi recusado, e nada foi cobrado.`,
+      `Sua assinatura continua no plano ${input.planName}, sem nenhuma alteração.`,
+      `Para tentar de novo, confira os dados do cartão ou use outro em: ${input.paymentsUrl}`,
+    ],
+    templateCall('card_upgrade_declined', [
+      firstName(input.name),
+      input.targetPlanName,
+      input.planName,
+      input.paymentsUrl,
+    ]),
+  )
 }

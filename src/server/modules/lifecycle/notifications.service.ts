@@ -10,7 +10,9 @@ import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { plans } from '../../db/schema/plans'
+import { isTemplateError, sendTemplateWith, sendTextWith, utilityTemplate } from '../messaging/whatsapp'
 import { getPixSettings, pixChargeFor } from '../pix/pix-settings.repo'
+import { recordOutbound } from '../whatsapp/messages.repo'
 import {
   type CancelReason,
   cancelScheduledMessage,
@@ -82,6 +84,7 @@ export async function enqueue(tx: Tx, now: Date, rendered: Rendered): Promise<nu
         subject: channel === 'email' ? rendered.message.subject : null,
         body: channel === 'email' ? rendered.message.text : rendered.message.whatsapp,
         html: channel === 'email' ? rendered.message.html : null,
+        template: channel === 'whatsapp' ? rendered.message.template : null,
         status: 'pending',
         nextAttemptAt: now,
         createdAt: now,
@@ -438,12 +441,18 @@ export async function detectNotifications(deps: LifecycleDeps, now: Date): Promi
 
 type NotificationRow = typeof notifications.$inferSelect
 
+/** What the WhatsApp provider answered for one row of a sweep (kept between the send and the settle steps). */
+type WhatsAppOutcome = { id?: string | undefined; templateRejected?: { code: number | undefined; message: string } }
+
 /**
  * Sends the pending notifications that are due, oldest first: one row per transaction, marked 'sent' only after
  * the provider accepted it; a failure is retried with exponential back-off, and after maxNotificationAttempts it
- * becomes 'failed'.
+ * becomes 'failed'. WhatsApp rows go as their approved utility template (business-initiated messages must); a
+ * template Meta refuses (Graph codes 132000–132016) is not retried: the row is marked 'fallback_email', failed,
+ * and the e-mail of the same event stands in for it (enqueued now if it did not exist).
  */
 export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<PassResult> {
+  const outcomes = new Map<string, WhatsAppOutcome>()
   return sweep<NotificationRow>(
     deps,
     'deliver_notifications',
@@ -471,17 +480,84 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
           text: row.body,
           ...(row.html ? { html: row.html } : {}),
         })
-      } else {
-        await deps.whatsapp.send(row.recipient, row.body)
+        return
+      }
+      try {
+        const sent = row.template
+          ? await sendTemplateWith(
+              deps.whatsapp,
+              row.recipient,
+              utilityTemplate(row.template.name, deps.config.WHATSAPP_TEMPLATE_LANG, row.template.params),
+              row.body,
+            )
+          : await sendTextWith(deps.whatsapp, row.recipient, row.body)
+        outcomes.set(row.id, { id: sent.id })
+      } catch (error) {
+        if (!isTemplateError(error)) throw error
+        outcomes.set(row.id, { templateRejected: { code: error.graphCode, message: error.message } })
       }
     },
     async (tx, row, attempt) => {
       const attempts = row.attempts + 1
+      const outcome = outcomes.get(row.id)
+      outcomes.delete(row.id)
+      if (attempt.ok && outcome?.templateRejected) {
+        await tx
+          .update(notifications)
+          .set({
+            status: 'failed',
+            attempts,
+            deliveryStatus: 'fallback_email',
+            deliveryError: outcome.templateRejected.message.slice(0, 500),
+            lastError: outcome.templateRejected.message.slice(0, 500),
+            updatedAt: now,
+          })
+          .where(eq(notifications.id, row.id))
+        await ensureEmailFallback(tx, row, now)
+        await recordOutbound(tx, {
+          userId: row.userId,
+          phone: row.recipient,
+          kind: 'notification',
+          body: row.body,
+          template: row.template?.name ?? null,
+          notificationId: row.id,
+          status: 'failed',
+          errorCode: outcome.templateRejected.code,
+          errorTitle: outcome.templateRejected.message.slice(0, 300),
+          now,
+        })
+        deps.log.warn(
+          { notificationId: row.id, kind: row.kind, error: outcome.templateRejected.message },
+          'whatsapp template refused; the e-mail stands in for it',
+        )
+        return
+      }
       if (attempt.ok) {
         await tx
           .update(notifications)
-          .set({ status: 'sent', attempts, sentAt: now, lastError: null, updatedAt: now })
+          .set({
+            status: 'sent',
+            attempts,
+            sentAt: now,
+            lastError: null,
+            updatedAt: now,
+            ...(row.channel === 'whatsapp'
+              ? { providerMessageId: outcome?.id ?? null, deliveryStatus: 'accepted' }
+              : {}),
+          })
           .where(eq(notifications.id, row.id))
+        if (row.channel === 'whatsapp')
+          await recordOutbound(tx, {
+            userId: row.userId,
+            phone: row.recipient,
+            kind: 'notification',
+            body: row.body,
+            template: row.template?.name ?? null,
+            providerMessageId: outcome?.id,
+            notificationId: row.id,
+            status: 'accepted',
+            now,
+          })
         return
       }
       const failed = attempts >= maxNotificationAttempts
@@ -501,4 +577,34 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
       )
     },
   )
+}
+
+/** The e-mail of the same event (dedupe key `<kind>:<ref>:email`); a no-op when it exists, as it usually does. */
+async function ensureEmailFallback(tx: Tx, row: NotificationRow, now: Date): Promise<void> {
+  const [profile] = await tx
+    .select({ email: profiles.email })
+    .from(profiles)
+    .where(eq(profiles.id, row.userId))
+    .limit(1)
+  if (!profile || isErasedEmail(profile.email)) return
+  await tx
+    .insert(notifications)
+    .values({
+      id: randomUUID(),
+      dedupeKey: row.dedupeKey.replace(/:whatsapp$/, ':email'),
+      kind: row.kind,
+      channel: 'email',
+      userId: row.userId,
+      subscriptionId: row.subscriptionId,
+      paymentId: row.paymentId,
+      recipient: profile.email,
+      subject: row.body.split('\n')[0]?.replaceAll('*', '').trim() || 'Aviso da sua assinatura',
+      body: row.body,
+      html: null,
+      status: 'pending',
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: notifications.dedupeKey })
 }

@@ -1,87 +1,53 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readOutbox } from './outbox'
 import { verificationCodeWhatsApp } from './templates'
-import { createWhatsAppSender, WhatsAppApiError } from './whatsapp'
+import {
+  type FakeGraph,
+  fakeGraphPhoneNumberId,
+  fakeGraphToken,
+  startFakeGraph,
+} from '../../test/fake-graph/fake-graph'
+import { createWhatsAppSender, isTemplateError, WhatsAppApiError } from './whatsapp'
 
 const silentLog = { info: () => {} }
-const goodToken = 'EAAG-test-token'
-const phoneNumberId = '106540352242922'
+const goodToken = fakeGraphToken
+const phoneNumberId = fakeGraphPhoneNumberId
 
-interface RecordedRequest {
+// The Graph API fake of test support (src/server/test/fake-graph), in Meta's request and response shapes.
+let graph: FakeGraph
+let apiUrl: string
+let tempDir: string
+const requests: {
   method: string | undefined
   url: string | undefined
   authorization: string | undefined
   body: unknown
-}
-
-// A fake of the Graph API's POST /{phone-number-id}/messages, in its real request and response shapes.
-const requests: RecordedRequest[] = []
-let server: Server
-let apiUrl: string
-let tempDir: string
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(Buffer.from(chunk))
-  return Buffer.concat(chunks).toString('utf8')
-}
+}[] = []
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const raw = await readBody(request)
-    const body: unknown = raw ? JSON.parse(raw) : undefined
-    requests.push({ method: request.method, url: request.url, authorization: request.headers.authorization, body })
-    response.setHeader('content-type', 'application/json')
-    if (request.headers.authorization !== `Bearer ${goodToken}`) {
-      response.statusCode = 401
-      response.end(
-        JSON.stringify({
-          error: {
-            message: 'Invalid OAuth access token - Cannot parse access token',
-            type: 'OAuthException',
-            code: 190,
-            fbtrace_id: 'AbCdEfGh123',
-          },
-        }),
-      )
-      return
-    }
-    if (request.method !== 'POST' || request.url !== `/v21.0/${phoneNumberId}/messages`) {
-      response.statusCode = 404
-      response.end(
-        JSON.stringify({ error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } }),
-      )
-      return
-    }
-    const to = typeof body === 'object' && body !== null && 'to' in body ? String(body.to) : ''
-    response.end(
-      JSON.stringify({
-        messaging_product: 'whatsapp',
-        contacts: [{ input: to, wa_id: to }],
-        messages: [{ id: 'wamid.X' }],
-      }),
-    )
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  if (typeof address !== 'object' || address === null) throw new Error('server is not listening on TCP')
-  const { port } = address
-  apiUrl = `http://127.0.0.1:${port}/v21.0`
+  graph = await startFakeGraph({ templates: { codigo_verificacao: { bodyParams: 1, urlButton: true } } })
+  apiUrl = graph.apiUrl
   tempDir = await mkdtemp(path.join(tmpdir(), 'whatsapp-test-'))
 })
 
 afterAll(async () => {
-  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
+  await graph.close()
   await rm(tempDir, { recursive: true, force: true })
 })
 
+function recorded() {
+  requests.length = 0
+  for (const { method, url, authorization, body } of graph.calls) requests.push({ method, url, authorization, body })
+  graph.calls.length = 0
+  return requests
+}
+
 describe('WhatsApp Cloud API sender', () => {
   it('posts a text message with the bearer token to /{phone-number-id}/messages', async () => {
-    requests.length = 0
+    graph.calls.length = 0
     const sender = createWhatsAppSender({
       token: goodToken,
       phoneNumberId,
@@ -92,9 +58,10 @@ describe('WhatsApp Cloud API sender', () => {
     })
     const { text } = verificationCodeWhatsApp('123456')
 
-    await sender.send('5585999990000', text)
+    const result = await sender.send('5585999990000', text)
 
-    expect(requests).toEqual([
+    expect(result).toEqual({ id: expect.stringMatching(/^wamid\./) })
+    expect(recorded()).toEqual([
       {
         method: 'POST',
         url: `/v21.0/${phoneNumberId}/messages`,
@@ -126,6 +93,57 @@ describe('WhatsApp Cloud API sender', () => {
     await expect(sending).rejects.toThrow('Invalid OAuth access token - Cannot parse access token')
     await expect(sending).rejects.toBeInstanceOf(WhatsAppApiError)
     await expect(sending).rejects.toMatchObject({ status: 401, graphCode: 190 })
+  })
+
+  it('sends a code as the authentication template: body parameter and copy-code URL button parameter', async () => {
+    graph.calls.length = 0
+    const sender = createWhatsAppSender({
+      token: goodToken,
+      phoneNumberId,
+      apiUrl,
+      outboxPath: path.join(tempDir, 'unused.jsonl'),
+      production: true,
+      log: silentLog,
+    })
+
+    const result = await sender.sendCode?.('5585999990000', '123456')
+
+    expect(result?.id).toMatch(/^wamid\./)
+    expect(recorded().map((r) => r.body)).toEqual([
+      {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: '5585999990000',
+        type: 'template',
+        template: {
+          name: 'codigo_verificacao',
+          language: { code: 'pt_BR' },
+          components: [
+            { type: 'body', parameters: [{ type: 'text', text: '123456' }] },
+            { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '123456' }] },
+          ],
+        },
+      },
+    ])
+  })
+
+  it("rejects a template Meta does not know with Meta's code 132001, which isTemplateError recognises", async () => {
+    const sender = createWhatsAppSender({
+      token: goodToken,
+      phoneNumberId,
+      apiUrl,
+      authTemplate: 'modelo_inexistente',
+      outboxPath: path.join(tempDir, 'unused.jsonl'),
+      production: true,
+      log: silentLog,
+    })
+
+    const error = await sender.sendCode?.('5585999990000', '123456').catch((e: unknown) => e)
+
+    expect(error).toBeInstanceOf(WhatsAppApiError)
+    expect(error).toMatchObject({ status: 404, graphCode: 132001 })
+    expect(isTemplateError(error)).toBe(true)
+    expect(isTemplateError(new WhatsAppApiError('x', 400, 131026))).toBe(false)
   })
 
   it('rejects when the API cannot be reached', async () => {

@@ -214,6 +214,7 @@ export async function anonymiseNotifications(tx: Tx, userId: string, placeholder
       subject: null,
       body: '[removido: conta excluída]',
       html: null,
+      template: null, // its parameters hold the name
       status: sql`case when ${notifications.status} = 'pending' then 'failed' else ${notifications.status} end`,
       lastError: sql`case when ${notifications.status} = 'pending' then 'conta excluída' else ${notifications.lastError} end`,
       updatedAt: now,

@@ -9,7 +9,17 @@ import { notifications, platformEvents } from '../../db/schema/lifecycle'
 import { auditLog, rateLimits, webhookEvents, whatsappVerifications } from '../../db/schema/platform'
 import { cardSimulatorSessions } from '../../db/schema/stripe'
 import { createTestApp, type TestApp } from '../../test/test-app'
-import { createUser, get, origin, post, signIn, type TestUser, uniquePhone, verifyPhone } from '../../test/users'
+import {
+  cookies,
+  createUser,
+  get,
+  origin,
+  post,
+  signIn,
+  type TestUser,
+  uniquePhone,
+  verifyPhone,
+} from '../../test/users'
 import { send } from '../admin/admin-fixtures'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { depsOf, insertPayment, insertSubscription } from '../lifecycle/lifecycle-fixtures'
@@ -76,8 +86,13 @@ beforeAll(async () => {
   })
   expect(patched.statusCode, patched.body).toBe(200)
   const newPhone = uniquePhone()
-  await verifyPhone(t, newPhone)
-  const changed = await post(t.app, '/api/profile/whatsapp', { whatsapp_number: newPhone }, maria.cookie)
+  const browser = await verifyPhone(t, newPhone, maria.cookie)
+  const changed = await post(
+    t.app,
+    '/api/profile/whatsapp',
+    { whatsapp_number: newPhone },
+    cookies(maria.cookie, browser),
+  )
   expect(changed.statusCode, changed.body).toBe(200)
   maria.phone = newPhone
 

@@ -23,6 +23,7 @@ import {
 import type { AppContext } from '../../context'
 import { audit } from '../audit/audit'
 import { hitRateLimit, type RateRule } from '../rate-limit/rate-limit'
+import { deletePersonalMessages, personalMessages } from '../whatsapp/messages.repo'
 import {
   anonymiseNotifications,
   anonymiseProfile,
@@ -116,6 +117,7 @@ export async function exportPersonalData(deps: ProfileDataDeps, user: SessionUse
     })),
     whatsappVerifications: verifications,
     platformEvents: rows.platformEvents.map((e) => ({ ...e, body: parseJson(e.body) })),
+    whatsappMessages: await personalMessages(deps.db, user.id, numbersOf(profile.whatsappNumber, profileSnapshots)),
   }
 }
 
@@ -192,6 +194,7 @@ export async function deleteAccount(deps: ProfileDataDeps, user: SessionUser, pa
       if (JSON.stringify(payload) !== JSON.stringify(event.payload)) await updateWebhookPayload(tx, event.id, payload)
     }
 
+    await deletePersonalMessages(tx, user.id, numbersOf(profile.whatsappNumber, profileSnapshots))
     await removeCredentialsAndSessions(tx, user.id, profile.email)
     await removeVerificationTraces(tx, user.id, numbersOf(profile.whatsappNumber, profileSnapshots), profile.email)
     await anonymiseProfile(tx, user.id, placeholder, now)

@@ -4,9 +4,9 @@ import { DomainError } from '../../../domain/errors'
 import { whatsappNumberSchema } from '../../../domain/contracts/auth'
 import type { Executor } from '../../db/client'
 import { whatsappVerifications } from '../../db/schema/platform'
-import type { WhatsAppSender } from '../messaging/whatsapp'
-import { verificationCodeWhatsApp } from '../messaging/templates'
+import { type SendResult, sendCodeWith, type WhatsAppSender } from '../messaging/whatsapp'
 import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { recordCodeMessage } from './messages.repo'
 
 /**
  * The rules of a code, in one place. Send quotas count per number *and* requester (the requester's network, see
@@ -88,13 +88,17 @@ export async function sendVerificationCode(
       expiresAt: new Date(now.getTime() + codeRules.validForMs),
     })
   })
+  let sent: SendResult
   try {
-    await deps.whatsapp.send(phone, verificationCodeWhatsApp(code).text)
+    // The authentication template with a real provider (Meta drops free-form text outside the 24-hour window).
+    sent = await sendCodeWith(deps.whatsapp, phone, code)
   } catch (error) {
     // A code nobody received must not count against the person's limits.
     await deps.db.delete(whatsappVerifications).where(eq(whatsappVerifications.id, id))
     throw new DomainError('whatsapp_send_failed', undefined, { cause: error })
   }
+  // Meta's message id, so that its delivery receipt can tell the sign-up page when the code did not arrive.
+  await recordCodeMessage(deps.db, { phone, verificationId: id, providerMessageId: sent.id, now })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CircleCheck, Loader2 } from 'lucide-react'
+import { CircleAlert, CircleCheck, Loader2 } from 'lucide-react'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { toast } from 'sonner'
 import { Button } from '../../components/ui/button'
@@ -6,6 +6,7 @@ import { Input } from '../../components/ui/input'
 import { FieldError, Label } from '../../components/ui/label'
 import { toasts } from '../../lib/toasts'
 import { useSendWhatsAppCode, useVerifyWhatsAppCode } from './api'
+import { useCodeDeliveryStatus } from './code-status'
 
 export type WhatsAppVerificationProps = {
   /** Prefix of the element ids; give each instance on a page its own. */
@@ -38,6 +39,10 @@ export function WhatsAppVerification({
   const [number, setNumber] = useState(onlyDigits(defaultNumber))
   const [code, setCode] = useState('')
   const [step, setStep] = useState<Step>('number')
+  // When the last code was sent: the page then asks whether Meta delivered it (a failure names the reason).
+  const [sentAt, setSentAt] = useState<number | null>(null)
+  const delivery = useCodeDeliveryStatus(number, step === 'code' ? sentAt : null)
+  const deliveryFailed = step === 'code' && delivery.data?.status === 'failed' ? delivery.data.reason : null
   const sendCode = useSendWhatsAppCode()
   const verifyCode = useVerifyWhatsAppCode()
   const numberRef = useRef<HTMLInputElement>(null)
@@ -77,6 +82,7 @@ export function WhatsAppVerification({
     sendCode.mutate(number, {
       onSuccess: () => {
         setCode('')
+        setSentAt(Date.now())
         goTo('code')
       },
     })
@@ -191,6 +197,14 @@ export function WhatsAppVerification({
           <p id={`${codeId}-hint`} className="text-sm text-muted-foreground">
             Digite os 6 dígitos enviados para {number}.
           </p>
+          {deliveryFailed ? (
+            <p role="alert" className="flex items-start gap-1.5 text-sm font-medium text-destructive">
+              <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span>
+                O código não chegou ao número {number}. Confira o número e envie um novo código. {deliveryFailed}
+              </span>
+            </p>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -11,6 +11,7 @@ import { roleLabel } from '../shared/labels'
 import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
 import { useListParams } from '../shared/use-list-params'
 import { type AdminUser, type PeopleKind, peopleQuery, useSetRole } from './api'
+import { WhatsAppMessagesButton } from './whatsapp-messages-dialog'
 
 const listDefaults = { sort: 'created_at', dir: 'desc' } as const
 const userFilters = ['role'] as const
@@ -98,6 +99,12 @@ function PeopleList({ kind, title, description }: { kind: PeopleKind; title: str
       header: 'Assinaturas ativas',
       className: 'text-center whitespace-nowrap',
       cell: (u) => u.activeSubscriptions,
+    })
+    columns.push({
+      id: 'messages',
+      header: 'WhatsApp',
+      className: 'text-right',
+      cell: (u) => <WhatsAppMessagesButton userId={u.id} name={u.name} />,
     })
   } else {
     columns.push({

@@ -1,0 +1,208 @@
+// Billing answered in the chat (issue 16): a customer's WhatsApp message is kept, understood (a few intents, see
+// domain/whatsapp-intents.ts) and answered with free-form text, which Meta delivers because the customer's message
+// has just opened the 24-hour window. Nothing here changes a subscription or a payment: 'cancelar' only links the
+// dashboard's cancel flow.
+import { and, asc, desc, eq, inArray } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import { formatBRL } from '../../../domain/money'
+import { subscriptionStatusLabel } from '../../../domain/subscription-status'
+import { parseWhatsAppIntent, type WhatsAppIntent } from '../../../domain/whatsapp-intents'
+import type { AppContext } from '../../context'
+import type { Executor } from '../../db/client'
+import { payments, subscriptions } from '../../db/schema/billing'
+import { plans } from '../../db/schema/plans'
+import { openPaymentStatuses } from '../billing/billing.repo'
+import { formatDateBR } from '../lifecycle/notification-templates'
+import { sendTextWith, WhatsAppApiError } from '../messaging/whatsapp'
+import { getPixSettings, pixChargeFor } from '../pix/pix-settings.repo'
+import { hitRateLimit, type RateRule } from '../rate-limit/rate-limit'
+import { findCustomerByNumber, recordInbound, recordOutbound } from './messages.repo'
+
+export type ChatDeps = Pick<AppContext, 'db' | 'whatsapp' | 'config' | 'now'> & {
+  log: { warn(obj: object, msg: string): void }
+}
+
+/** Answers per number: past it, messages are still kept but not answered (a loop with another bot stops here). */
+export const chatReplyRule: RateRule = { limit: 10, windowMs: 60 * 60_000 }
+
+export type InboundMessage = { id: string; from: string; type: string; text: string | null }
+export type InboundOutcome = 'replied' | 'duplicate' | 'rate_limited' | 'send_failed'
+
+const targetPlans = alias(plans, 'chat_target_plans')
+
+function links(config: ChatDeps['config']) {
+  return {
+    payments: `${config.appUrl}/dashboard/payments`,
+    cancel: `${config.appUrl}/dashboard/my-subscriptions`,
+    signup: `${config.appUrl}/signup`,
+    support: `https://wa.me/${config.SUPPORT_WHATSAPP}`,
+  }
+}
+
+function menuText(config: ChatDeps['config']): string {
+  return [
+    'Posso ajudar com a sua assinatura por aqui. Responda:',
+    '• *2ª via* — valor, vencimento e código PIX da fatura em aberto',
+    '• *status* — seu plano, a situação e o próximo pagamento',
+    '• *cancelar* — como cancelar a assinatura',
+    '',
+    `Para falar com o suporte: ${links(config).support}`,
+  ].join('\n')
+}
+
+function signupText(config: ChatDeps['config']): string {
+  const l = links(config)
+  return [
+    'Olá! Este número não está cadastrado em nenhuma conta.',
+    `Para assinar um plano, crie sua conta: ${l.signup}`,
+    '',
+    `Se você já é cliente, confira o número de WhatsApp no seu perfil ou fale com o suporte: ${l.support}`,
+  ].join('\n')
+}
+
+/** The customer's open PIX invoice that is due first, with the plan it pays for. */
+async function openPixInvoice(db: Executor, userId: string) {
+  const [row] = await db
+    .select({ payment: payments, plan: plans, targetPlan: targetPlans })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(payments.paymentMethod, 'pix'),
+        inArray(payments.status, [...openPaymentStatuses]),
+      ),
+    )
+    .orderBy(asc(payments.dueDate), asc(payments.id))
+    .limit(1)
+  return row ?? null
+}
+
+/** The invoice answer: the summary, then the BR Code alone in its own message so that it copies whole. */
+async function invoiceReplies(deps: ChatDeps, userId: string): Promise<string[]> {
+  const l = links(deps.config)
+  const open = await openPixInvoice(deps.db, userId)
+  if (!open) return [`Você não tem nenhuma fatura PIX em aberto. Seus pagamentos: ${l.payments}`]
+  const planName = (open.targetPlan ?? open.plan).name
+  const settings = await getPixSettings(deps.db)
+  let brCode: string | null = null
+  try {
+    // The same function and inputs as the dashboard's 'Pagar com PIX', so the code is the one it shows.
+    if (settings) brCode = pixChargeFor(settings, open.payment, planName).brCode
+  } catch {
+    brCode = null // PIX settings incomplete: the summary links the dashboard instead
+  }
+  const summary = [
+    `Fatura do plano ${planName}`,
+    `Valor: ${formatBRL(open.payment.amountCents)}`,
+    `Vencimento: ${formatDateBR(open.payment.dueDate)}`,
+    '',
+    brCode
+      ? 'Copie o código PIX copia e cola da próxima mensagem e cole no app do seu banco.'
+      : 'O código PIX não está disponível agora.',
+    `Você também pode pagar pelo painel: ${l.payments}`,
+  ].join('\n')
+  return brCode ? [summary, brCode] : [summary]
+}
+
+async function statusReply(deps: ChatDeps, userId: string): Promise<string> {
+  const l = links(deps.config)
+  const rows = await deps.db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+  const current = rows.find((r) => r.subscription.status !== 'canceled') ?? rows[0]
+  if (!current) return `Você ainda não tem uma assinatura. Conheça os planos: ${deps.config.appUrl}/plans`
+  const { subscription, plan } = current
+  const lines = [`Plano: ${plan.name}`, `Situação: ${subscriptionStatusLabel[subscription.status]}`]
+  if (subscription.status === 'canceled') {
+    lines.push(`Para voltar a usar a plataforma, escolha um plano: ${deps.config.appUrl}/plans`)
+  } else if (subscription.cancelAtPeriodEnd) {
+    lines.push(`Cancelamento agendado para ${formatDateBR(subscription.currentPeriodEnd)}.`)
+  } else if (subscription.status === 'pending_pix' || subscription.status === 'past_due') {
+    const open = await openPixInvoice(deps.db, userId)
+    if (open)
+      lines.push(
+        `Pagamento pendente: ${formatBRL(open.payment.amountCents)}, vencimento ${formatDateBR(open.payment.dueDate)}. Responda *2ª via* para receber o código PIX.`,
+      )
+    else lines.push(`Seus pagamentos: ${l.payments}`)
+  } else {
+    lines.push(`Próximo pagamento: ${formatDateBR(subscription.currentPeriodEnd)} (${formatBRL(plan.priceCents)})`)
+  }
+  return lines.join('\n')
+}
+
+async function customerReplies(deps: ChatDeps, userId: string, intent: WhatsAppIntent): Promise<string[]> {
+  switch (intent) {
+    case 'invoice':
+      return invoiceReplies(deps, userId)
+    case 'status':
+      return [await statusReply(deps, userId)]
+    case 'cancel':
+      return [
+        [
+          `Para cancelar a sua assinatura, acesse o painel: ${links(deps.config).cancel}`,
+          'Por segurança, o cancelamento é feito só pelo painel, com você conectado à sua conta; por aqui nada é cancelado.',
+        ].join('\n'),
+      ]
+    case 'menu':
+      return [menuText(deps.config)]
+  }
+}
+
+/**
+ * Keeps the message (once: a second delivery of the same id is a duplicate and gets no answer), then answers it
+ * within the per-number limit. Every answer is kept too, with Meta's message id for its delivery receipts.
+ */
+export async function handleInbound(deps: ChatDeps, message: InboundMessage): Promise<InboundOutcome> {
+  const now = deps.now()
+  const customer = await findCustomerByNumber(deps.db, message.from)
+  const inserted = await recordInbound(deps.db, {
+    userId: customer?.id ?? null,
+    phone: message.from,
+    body: message.text ?? `[${message.type}]`,
+    providerMessageId: message.id,
+    now,
+  })
+  if (!inserted) return 'duplicate'
+  try {
+    await hitRateLimit(deps.db, `wa-reply:${message.from}`, chatReplyRule, now)
+  } catch {
+    return 'rate_limited'
+  }
+  const replies = customer
+    ? await customerReplies(deps, customer.id, message.text === null ? 'menu' : parseWhatsAppIntent(message.text))
+    : [signupText(deps.config)]
+  for (const text of replies) {
+    try {
+      const sent = await sendTextWith(deps.whatsapp, message.from, text)
+      await recordOutbound(deps.db, {
+        userId: customer?.id ?? null,
+        phone: message.from,
+        kind: 'reply',
+        body: text,
+        providerMessageId: sent.id,
+        status: 'accepted',
+        now: deps.now(),
+      })
+    } catch (error) {
+      deps.log.warn({ err: error, to: message.from }, 'whatsapp chat reply failed')
+      await recordOutbound(deps.db, {
+        userId: customer?.id ?? null,
+        phone: message.from,
+        kind: 'reply',
+        body: text,
+        status: 'failed',
+        errorCode: error instanceof WhatsAppApiError ? error.graphCode : null,
+        errorTitle: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+        now: deps.now(),
+      })
+      return 'send_failed'
+    }
+  }
+  return 'replied'
+}

@@ -1,0 +1,101 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { z } from 'zod'
+import { adminWhatsAppMessageSchema, type AdminWhatsAppMessage } from '../../../../domain/contracts/whatsapp'
+import { Badge } from '../../../components/ui/badge'
+import { Button } from '../../../components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
+import { EmptyState, QueryError, Spinner } from '../../../components/ui/states'
+import { api } from '../../../lib/api'
+
+const statusLabel: Record<AdminWhatsAppMessage['status'], string> = {
+  received: 'Recebida',
+  accepted: 'Aceita pela Meta',
+  sent: 'Enviada',
+  delivered: 'Entregue',
+  read: 'Lida',
+  failed: 'Falhou',
+}
+
+const kindLabel: Record<string, string> = {
+  code: 'Código de verificação',
+  notification: 'Aviso de cobrança',
+  reply: 'Resposta no chat',
+  message: 'Mensagem do cliente',
+}
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Fortaleza',
+  dateStyle: 'short',
+  timeStyle: 'short',
+})
+
+function whatsappMessagesQuery(userId: string) {
+  return {
+    queryKey: ['admin', 'whatsapp-messages', userId],
+    queryFn: () =>
+      api.get(`/api/admin/users/${encodeURIComponent(userId)}/whatsapp-messages`, z.array(adminWhatsAppMessageSchema)),
+  }
+}
+
+/** 'Mensagens': the customer's WhatsApp history (sent and received) with Meta's delivery receipts. */
+export function WhatsAppMessagesButton({ userId, name }: { userId: string; name: string }) {
+  const [open, setOpen] = useState(false)
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
+        Mensagens
+      </Button>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Mensagens de WhatsApp</DialogTitle>
+          <DialogDescription>{name}: mensagens enviadas e recebidas, com os recibos de entrega.</DialogDescription>
+        </DialogHeader>
+        {open ? <MessageHistory userId={userId} /> : null}
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function MessageHistory({ userId }: { userId: string }) {
+  const query = useQuery(whatsappMessagesQuery(userId))
+  if (query.isPending) return <Spinner />
+  if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} />
+  if (query.data.length === 0) return <EmptyState title="Nenhuma mensagem de WhatsApp." />
+  return (
+    <ol className="flex flex-col gap-3" aria-label="Histórico de mensagens">
+      {query.data.map((m) => (
+        <li
+          key={m.id}
+          className={`flex flex-col gap-1 rounded-md border border-border p-3 text-sm ${
+            m.direction === 'inbound' ? 'bg-muted/40' : ''
+          }`}
+        >
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-medium">{m.direction === 'inbound' ? 'Cliente' : 'Nós'}</span>
+            <span className="text-muted-foreground">{kindLabel[m.kind] ?? m.kind}</span>
+            {m.template ? <span className="text-muted-foreground">modelo {m.template}</span> : null}
+            <span className="text-muted-foreground">{dateTime.format(new Date(m.createdAt))}</span>
+            <Badge variant={m.status === 'failed' ? 'destructive' : 'outline'}>{statusLabel[m.status]}</Badge>
+          </div>
+          <p className="whitespace-pre-wrap break-words">{m.body}</p>
+          {m.status === 'failed' && (m.errorCode || m.errorTitle) ? (
+            <p className="text-destructive">
+              Erro {m.errorCode ?? ''} {m.errorTitle ?? ''}
+            </p>
+          ) : null}
+          {m.statuses.length > 0 ? (
+            <p className="text-xs text-muted-foreground">
+              {m.statuses
+                .map(
+                  (s) =>
+                    `${statusLabel[s.status as AdminWhatsAppMessage['status']] ?? s.status} ${dateTime.format(new Date(s.occurredAt))}`,
+                )
+                .join(' · ')}
+            </p>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  )
+}
