@@ -49,6 +49,10 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   simulator_disabled: 404,
   last_admin: 409,
   e2e_id_taken: 409,
+  pix_api_disabled: 409,
+  pix_refund_not_allowed: 409,
+  pix_refund_too_much: 409,
+  pix_provider_error: 502,
   user_not_found: 404,
 }
 

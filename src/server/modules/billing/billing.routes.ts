@@ -16,6 +16,8 @@ import {
 } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
+import { withRefunds } from '../pix/pix-admin.service'
+import { withPspCharge, withPspCheckout, withPspUpgrade } from '../pix/pix-charge.service'
 import {
   type BillingDeps,
   cancelSubscription,
@@ -55,7 +57,8 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pixCheckoutResultSchema, ...writeErrors, 404: problemSchema, 503: problemSchema },
       },
     },
-    async (request) => checkoutPix(deps(request), userOf(request), request.body.plan_id),
+    async (request) =>
+      withPspCheckout(deps(request), await checkoutPix(deps(request), userOf(request), request.body.plan_id)),
   )
 
   app.get(
@@ -81,7 +84,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(paymentSchema), ...readErrors },
       },
     },
-    async (request) => listPayments(deps(request), userOf(request)),
+    async (request) => withRefunds(app.ctx, await listPayments(deps(request), userOf(request))),
   )
 
   app.get(
@@ -101,7 +104,8 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => getPixCharge(deps(request), userOf(request), request.params.id),
+    async (request) =>
+      withPspCharge(deps(request), await getPixCharge(deps(request), userOf(request), request.params.id)),
   )
 
   app.get(
@@ -175,6 +179,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => upgradeSubscription(deps(request), userOf(request), request.body),
+    async (request) =>
+      withPspUpgrade(deps(request), await upgradeSubscription(deps(request), userOf(request), request.body)),
   )
 }

@@ -37,10 +37,13 @@ import { deliverNotifications, detectDueTomorrow, detectNotifications } from './
 import { deliverPlatformEvents, detectPlatformEvents } from './provisioning.service'
 import { reconcileCardSubscriptions } from './reconcile.service'
 import type { LifecycleDeps, Pass } from './pass-runner'
+import { reconcilePix } from '../pix/pix-confirm.service'
 
 /** State changes and detection, in the order that lets each see the previous one's effects. */
 export const detectionPasses: [string, Pass][] = [
   ['renewals', createRenewalInvoices],
+  // PIX_PROVIDER=api-pix: charges for new invoices (before their notification), missed PIX, expired charges.
+  ['pix_reconcile', reconcilePix],
   ['due_tomorrow', detectDueTomorrow],
   ['scheduled_cancellations', endScheduledCancellations],
   ['overdue', markOverdue],
