@@ -8,11 +8,13 @@ import type { PixCheckoutResult } from '../../../domain/contracts/billing'
 import { parsePixBrCode } from '../../../domain/pix'
 import { pixTxidFor } from '../../../domain/pix-txid'
 import { payments, pixRefunds, subscriptions } from '../../db/schema/billing'
+import { notifications } from '../../db/schema/lifecycle'
 import { auditLog, rateLimits } from '../../db/schema/platform'
 import { type FakePsp, startFakePsp } from '../../test/fake-psp/fake-psp'
 import { createTestApp, TestClock, type TestApp } from '../../test/test-app'
 import { createUser, get, post, type TestUser } from '../../test/users'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
+import { runBillingTick } from '../lifecycle/lifecycle.service'
 import { reconcilePix } from './pix-confirm.service'
 import { pixCallbacksIdle } from './pix.routes'
 
@@ -333,5 +335,30 @@ describe('admin', () => {
     const anonymous = await post(t.app, '/api/admin/pix-settings/webhook', {})
     expect(anonymous.statusCode).toBe(401)
     await t.app.ctx.pix?.putWebhook(psp.merchantKey, hookUrl)
+  })
+})
+
+describe('renewals', () => {
+  it('the billing tick charges a renewal invoice at the PSP before its notification, which carries the code', async () => {
+    clock.set('2026-03-20T12:00:00.000Z')
+    const { result } = await checkout()
+    await psp.controls.pay({ txid: pixTxidFor(result.payment.id) })
+    await settle()
+    expect((await subscriptionRow(result.subscription.id)).status).toBe('active')
+    clock.set('2026-04-18T12:00:00.000Z')
+    await runBillingTick(deps())
+    const [renewal] = await t.database.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.subscriptionId, result.subscription.id), eq(payments.type, 'renewal')))
+    expect(renewal).toMatchObject({ status: 'pending_pix', pixChargeStatus: 'active' })
+    const charge = psp.charge(pixTxidFor(renewal!.id)) as { pixCopiaECola: string; valor: { original: string } }
+    expect(charge.valor.original).toBe('99.00')
+    const sent = await t.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.paymentId, renewal!.id), eq(notifications.kind, 'invoice_created')))
+    expect(sent.length).toBeGreaterThan(0)
+    for (const n of sent) expect(n.body).toContain(charge.pixCopiaECola)
   })
 })
