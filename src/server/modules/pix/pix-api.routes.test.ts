@@ -362,3 +362,59 @@ describe('renewals', () => {
     for (const n of sent) expect(n.body).toContain(charge.pixCopiaECola)
   })
 })
+
+describe('upgrades', () => {
+  it('an upgrade invoice is a PSP charge too; paying it switches the plan', async () => {
+    clock.set('2026-05-01T12:00:00.000Z')
+    const { user, result } = await checkout()
+    await psp.controls.pay({ txid: pixTxidFor(result.payment.id) })
+    await settle()
+    clock.advance(10 * 24 * 3600 * 1000)
+    const response = await post(
+      t.app,
+      '/api/subscriptions/upgrade',
+      { subscription_id: result.subscription.id, new_plan_id: 'plan_pro' },
+      user.cookie,
+    )
+    expect(response.statusCode, response.body).toBe(200)
+    const upgrade = response.json()
+    expect(upgrade.kind).toBe('pix')
+    const txid = pixTxidFor(upgrade.payment.id)
+    const charge = psp.charge(txid) as { pixCopiaECola: string; valor: { original: string } }
+    expect(upgrade.pix.brCode).toBe(charge.pixCopiaECola)
+    expect(charge.valor.original).toBe((upgrade.prorationCents / 100).toFixed(2))
+    await psp.controls.pay({ txid })
+    await settle()
+    expect((await paymentRow(upgrade.payment.id)).status).toBe('paid')
+    expect((await subscriptionRow(result.subscription.id)).planId).toBe('plan_pro')
+  })
+})
+
+describe('PIX_PROVIDER=manual', () => {
+  it('keeps the static code and the admin confirmation; a callback changes nothing', async () => {
+    const manual = await createTestApp()
+    try {
+      await seedPlans(manual.database.db)
+      await configurePix(manual.database.db)
+      expect(manual.app.ctx.pix).toBeNull()
+      const user = await createUser(manual, { name: 'Maria Manual' })
+      const response = await post(manual.app, '/api/checkout/pix', { plan_id: 'plan_basic' }, user.cookie)
+      expect(response.statusCode, response.body).toBe(200)
+      const result: PixCheckoutResult = response.json()
+      expect(result.pix.autoConfirm).toBeUndefined()
+      const [row] = await manual.database.db.select().from(payments).where(eq(payments.id, result.payment.id))
+      expect(parsePixBrCode(result.pix.brCode).txid).toBe(row?.pixReference)
+      expect(row).toMatchObject({ pixTxid: null, pixChargeStatus: null, pixCopiaECola: null })
+      const callback = await manual.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/pix/pix',
+        payload: { pix: [{ endToEndId: `E${'1'.repeat(31)}`, txid: row?.pixReference, valor: '99.00' }] },
+      })
+      expect(callback.statusCode).toBe(200)
+      const [after] = await manual.database.db.select().from(payments).where(eq(payments.id, result.payment.id))
+      expect(after).toEqual(row)
+    } finally {
+      await manual.close()
+    }
+  })
+})
