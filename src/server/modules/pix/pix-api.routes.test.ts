@@ -178,8 +178,12 @@ describe('webhook', () => {
     const { result } = await checkout()
     const txid = pixTxidFor(result.payment.id)
     const before = await paymentRow(result.payment.id)
-    await psp.controls.forge({ items: [{ txid, valorCents: 9_900 }] })
+    // A txid that names none of our invoices costs no call to the PSP.
+    const callsBefore = psp.calls.length
     await psp.controls.forge({ items: [{ txid: pixTxidFor(crypto.randomUUID()), valorCents: 9_900 }] })
+    await settle()
+    expect(psp.calls.length).toBe(callsBefore)
+    await psp.controls.forge({ items: [{ txid, valorCents: 9_900 }] })
     await psp.controls.forge({ items: [{ txid: before.pixReference!, valorCents: 9_900 }] })
     // Not even a PSP-shaped body: answered, nothing done.
     const junk = await t.app.inject({ method: 'POST', url: '/api/webhooks/pix', payload: { evento: 'teste_webhook' } })

@@ -9,7 +9,7 @@
 // database, so a duplicated, late or batched callback, or the reconciliation finding the same PIX, applies once.
 import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
-import { isChargeTxid, paymentIdFromTxid } from '../../../domain/pix-txid'
+import { isChargeTxid, paymentIdFromTxid, pixTxidFor } from '../../../domain/pix-txid'
 import { payments } from '../../db/schema/billing'
 import { systemActor } from '../audit/audit'
 import { confirmPayment } from '../admin/admin-payments.service'
@@ -92,11 +92,26 @@ async function confirmOnce(deps: PixDeps, item: PixCallbackItem): Promise<Confir
     .limit(1)
   if (known) return 'duplicate'
 
+  // Only a txid naming one of our open invoices is worth a call to the PSP: a flood of made-up callbacks costs
+  // one indexed query each, never a PSP request.
+  if (!item.txid) return 'unknown_txid'
+  const payment = await paymentForTxid(deps, item.txid)
+  if (!payment) return 'unknown_txid'
+  if (payment.status === 'paid' || (payment.status === 'review' && payment.pixEndToEndId)) {
+    // A second PIX for an invoice already settled (a static code paid twice?): the admin sees it at the PSP.
+    deps.log?.warn({ paymentId: payment.id, endToEndId }, 'pix: a PIX notified for an invoice already settled')
+    return 'not_open'
+  }
+  if (payment.status !== 'pending_pix' && payment.status !== 'pending' && payment.status !== 'review') {
+    deps.log?.warn({ paymentId: payment.id, endToEndId, status: payment.status }, 'pix: a PIX for a closed invoice')
+    return 'not_open'
+  }
+
   const settings = await getPixSettings(deps.db)
   const key = settings?.pixKey.trim() ?? ''
   let pix: Pix | undefined
   try {
-    if (item.txid && isChargeTxid(item.txid)) {
+    if (isChargeTxid(item.txid)) {
       const cob = await client.getCob(item.txid)
       if (cob.chave !== key) return 'not_ours'
       pix = cob.pix?.find((p) => p.endToEndId === endToEndId)
@@ -104,28 +119,14 @@ async function confirmOnce(deps: PixDeps, item: PixCallbackItem): Promise<Confir
     } else {
       pix = await client.getPix(endToEndId)
       if (pix.chave !== undefined && pix.chave !== key) return 'not_ours'
-      if (item.txid && pix.txid !== item.txid) return 'not_received'
     }
   } catch (error) {
     if (error instanceof ApiPixError && (error.status === 404 || error.status === 400)) return 'not_received'
     throw error
   }
-  if (!pix?.txid || pix.endToEndId !== endToEndId) return 'not_received'
+  // Only what the PSP itself says was received for this very txid confirms anything.
+  if (!pix || pix.txid !== item.txid || pix.endToEndId !== endToEndId) return 'not_received'
 
-  const payment = await paymentForTxid(deps, pix.txid)
-  if (!payment) return 'unknown_txid'
-  if (payment.status === 'paid' || (payment.status === 'review' && payment.pixEndToEndId)) {
-    // A second PIX for an invoice already settled (a static code paid twice): the admin sees it at the PSP.
-    deps.log?.warn(
-      { paymentId: payment.id, endToEndId },
-      'pix: a PIX for an invoice already settled; left to the admin',
-    )
-    return 'not_open'
-  }
-  if (payment.status !== 'pending_pix' && payment.status !== 'pending' && payment.status !== 'review') {
-    deps.log?.warn({ paymentId: payment.id, endToEndId, status: payment.status }, 'pix: a PIX for a closed invoice')
-    return 'not_open'
-  }
   try {
     const result = await confirmPayment(
       deps,
@@ -210,12 +211,12 @@ export async function reconcilePix(deps: PixDeps, now: Date): Promise<{ processe
       )
     const ourTxids = new Set<string>()
     for (const row of ours) {
+      ourTxids.add(pixTxidFor(row.id))
       if (row.pixTxid) ourTxids.add(row.pixTxid)
       if (row.pixReference) ourTxids.add(row.pixReference)
     }
     for (const p of withTxid) {
-      if (known.has(p.endToEndId)) continue
-      if (!ourTxids.has(p.txid) && !derivedIds.some((id) => ours.some((o) => o.id === id))) continue
+      if (known.has(p.endToEndId) || !ourTxids.has(p.txid)) continue
       const [outcome] = await confirmNotified(deps, [{ endToEndId: p.endToEndId, txid: p.txid }])
       if (outcome === 'paid' || outcome === 'review') processed += 1
     }
