@@ -125,4 +125,32 @@ describe('PIX confirmed by itself (API Pix)', () => {
     },
     90_000,
   )
+
+  it('the admin sees the PIX confirmed automatically, with payer and E2E, and the confirmation figures', async () => {
+    const page = await newPage(browser, 'desktop')
+    try {
+      await page.goto(at('/login'))
+      await page.getByLabel('E-mail', { exact: true }).fill('admin@example.com')
+      await page.getByLabel('Senha', { exact: true }).fill('senha-admin-1')
+      await page.getByRole('button', { name: 'Entrar', exact: true }).click()
+      await page.waitForURL((url) => url.pathname.startsWith('/dashboard'))
+      await page.goto(at('/dashboard/admin-payments'))
+      await page.getByRole('region', { name: 'Confirmação PIX' }).waitFor()
+      await page.getByText('2 de 2 confirmados automaticamente').waitFor()
+      const table = page.getByRole('table')
+      await table.getByText('Automático').first().waitFor()
+      await table.getByText('Ana Cliente').first().waitFor()
+      await screenshot(page, 'pix-api-admin-payments-desktop')
+      await page.getByRole('button', { name: 'Devolver', exact: true }).first().click()
+      const dialog = page.getByRole('dialog', { name: 'Devolver PIX' })
+      await dialog.getByLabel('Valor a devolver (R$)', { exact: true }).fill('10,00')
+      await dialog.getByLabel('Motivo', { exact: true }).fill('Desconto combinado')
+      await dialog.getByRole('button', { name: 'Devolver', exact: true }).click()
+      await dialog.waitFor({ state: 'detached' })
+      await table.getByText('Devolvido parcialmente').first().waitFor()
+      await screenshot(page, 'pix-api-admin-refund-desktop')
+    } finally {
+      await page.context().close()
+    }
+  }, 60_000)
 })

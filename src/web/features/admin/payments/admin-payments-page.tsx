@@ -80,7 +80,7 @@ export function AdminPaymentsPage() {
         </div>
       ),
     },
-    { id: 'pix', header: 'PIX', cell: (p) => <PixConfirmationCell payment={p} /> },
+    { id: 'pix', header: 'PIX', className: 'min-w-64', cell: (p) => <PixConfirmationCell payment={p} /> },
     {
       id: 'due',
       header: 'Vencimento',
@@ -139,7 +139,7 @@ export function AdminPaymentsPage() {
         label="Lista de pagamentos"
         columns={columns}
         rowKey={(p) => p.id}
-        minWidth="min-w-[900px]"
+        minWidth="min-w-[1000px]"
       />
       <ConfirmPaymentDialog payment={confirming} onOpenChange={(open) => !open && setConfirming(null)} />
       <RefundDialog payment={refunding} onOpenChange={(open) => !open && setRefunding(null)} />
