@@ -281,9 +281,31 @@ describe('refunds', () => {
     expect(rows.map((r) => r.amountCents).sort()).toEqual([4_000, 5_900])
     expect(rows.every((r) => r.endToEndId === pix.endToEndId && r.status === 'EM_PROCESSAMENTO')).toBe(true)
     expect(await auditOf(result.payment.id)).toEqual(['payment.confirmed', 'payment.pix_refund', 'payment.pix_refund'])
+    expect(rows.every((r) => /^[0-9a-f]{32}$/.test(r.refundId))).toBe(true)
     const paidCharge = psp.charge(pixTxidFor(result.payment.id)) as { pix: Array<{ devolucoes: { valor: string }[] }> }
     const devolucoes = paidCharge.pix[0]?.devolucoes ?? []
     expect(devolucoes.map((d: { valor: string }) => d.valor).sort()).toEqual(['40.00', '59.00'])
+
+    // The PSP settles one refund and refuses the other: its callbacks update the rows (refused no longer counts).
+    const [first, second] = [...rows].sort((a, b) => a.amountCents - b.amountCents)
+    await psp.controls.finishRefund({ endToEndId: pix.endToEndId as string, id: first!.refundId, outcome: 'DEVOLVIDO' })
+    await settle()
+    expect((await t.database.db.select().from(pixRefunds).where(eq(pixRefunds.id, first!.id)))[0]?.status).toBe(
+      'DEVOLVIDO',
+    )
+    await psp.controls.finishRefund({
+      endToEndId: pix.endToEndId as string,
+      id: second!.refundId,
+      outcome: 'NAO_REALIZADO',
+    })
+    await settle()
+    expect((await t.database.db.select().from(pixRefunds).where(eq(pixRefunds.id, second!.id)))[0]?.status).toBe(
+      'NAO_REALIZADO',
+    )
+    expect((await auditOf(result.payment.id)).filter((a) => a === 'payment.pix_refund_settled')).toHaveLength(2)
+    const refused = await get(t.app, `/api/admin/payments?q=${result.payment.id}`, admin.cookie)
+    expect(refused.json().items[0].refundedCents).toBe(4_000)
+    await t.database.db.update(pixRefunds).set({ status: 'DEVOLVIDO' }).where(eq(pixRefunds.id, second!.id))
 
     const list = await get(t.app, `/api/admin/payments?q=${result.payment.id}`, admin.cookie)
     expect(list.json().items[0]).toMatchObject({

@@ -10,8 +10,8 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
 import { isChargeTxid, paymentIdFromTxid, pixTxidFor } from '../../../domain/pix-txid'
-import { payments } from '../../db/schema/billing'
-import { systemActor } from '../audit/audit'
+import { payments, pixRefunds } from '../../db/schema/billing'
+import { audit, systemActor } from '../audit/audit'
 import { confirmPayment } from '../admin/admin-payments.service'
 import { ApiPixError } from './api-pix-client'
 import { centsFromPixValor, type Pix } from './api-pix-types'
@@ -90,7 +90,11 @@ async function confirmOnce(deps: PixDeps, item: PixCallbackItem): Promise<Confir
     .from(payments)
     .where(eq(payments.pixEndToEndId, endToEndId))
     .limit(1)
-  if (known) return 'duplicate'
+  if (known) {
+    // PSPs notify again when a refund of this PIX reaches its final state: record it.
+    await settleRefunds(deps, endToEndId)
+    return 'duplicate'
+  }
 
   // Only a txid naming one of our open invoices is worth a call to the PSP: a flood of made-up callbacks costs
   // one indexed query each, never a PSP request.
@@ -147,6 +151,32 @@ async function confirmOnce(deps: PixDeps, item: PixCallbackItem): Promise<Confir
     .set({ pixChargeStatus: 'paid' })
     .where(and(eq(payments.id, payment.id), isNotNull(payments.pixChargeStatus)))
   return 'paid'
+}
+
+/** Refund rows of this PIX still in processing take the state the PSP reports (`GET /pix/{e2eid}`). */
+async function settleRefunds(deps: PixDeps, endToEndId: string): Promise<void> {
+  const open = await deps.db
+    .select()
+    .from(pixRefunds)
+    .where(and(eq(pixRefunds.endToEndId, endToEndId), eq(pixRefunds.status, 'EM_PROCESSAMENTO')))
+  if (open.length === 0 || !deps.pix) return
+  const pix = await deps.pix.getPix(endToEndId)
+  for (const refund of open) {
+    const reported = pix.devolucoes?.find((d) => d.id === refund.refundId)
+    if (!reported || (reported.status !== 'DEVOLVIDO' && reported.status !== 'NAO_REALIZADO')) continue
+    await deps.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(pixRefunds)
+        .set({ status: reported.status as 'DEVOLVIDO' | 'NAO_REALIZADO', updatedAt: deps.now() })
+        .where(and(eq(pixRefunds.id, refund.id), eq(pixRefunds.status, 'EM_PROCESSAMENTO')))
+        .returning()
+      if (!updated) return
+      await audit(tx, apiPixActor, 'payment.pix_refund_settled', 'payment', refund.paymentId, {
+        before: { refundId: refund.refundId, status: 'EM_PROCESSAMENTO' },
+        after: { refundId: refund.refundId, status: updated.status, motivo: reported.motivo ?? null },
+      })
+    })
+  }
 }
 
 /** Each notified PIX, one after the other; a failure is logged and left to the reconciliation. */
