@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { apiClient } from './support/api-client'
 import { expectAccessible, launchBrowser, newPage, screenshot, toast, viewports } from './support/browser'
 import { verifyEmailLink, waitForOutbox, whatsappCode } from './support/outbox'
 import { type RunningServer, startServer } from './support/server'
@@ -31,16 +32,6 @@ const at = (path: string) => `${server.url}${path}`
 const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true })
 const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true })
 
-async function api(path: string, body: unknown): Promise<Response> {
-  const response = await fetch(at(path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-  return response
-}
-
 let phoneCounter = 0
 function uniquePhone(): string {
   phoneCounter += 1
@@ -52,10 +43,11 @@ async function createAccount(name: string) {
   const phone = uniquePhone()
   const email = `dados${phone}@example.com`
   const password = 'senha-segura-123'
-  await api('/api/whatsapp/send-code', { phone_number: phone })
+  const client = apiClient(server.url)
+  await client.post('/api/whatsapp/send-code', { phone_number: phone })
   const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: phone }, whatsappCode)
-  await api('/api/whatsapp/verify-code', { phone_number: phone, code })
-  await api('/api/auth/sign-up', { name, companyName: 'Padaria Dados', whatsappNumber: phone, email, password })
+  await client.post('/api/whatsapp/verify-code', { phone_number: phone, code })
+  await client.post('/api/auth/sign-up', { name, companyName: 'Padaria Dados', whatsappNumber: phone, email, password })
   const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
   await fetch(link, { redirect: 'manual' })
   return { email, password, phone, name }

@@ -11,6 +11,7 @@ import {
   startFakeGraph,
   statusUpdate,
 } from '../src/server/test/fake-graph/fake-graph'
+import { apiClient } from './support/api-client'
 import { expectAccessible, launchBrowser, newPage } from './support/browser'
 import { verifyEmailLink, waitForOutbox } from './support/outbox'
 import { type RunningServer, startServer } from './support/server'
@@ -43,16 +44,6 @@ const at = (path: string) => `${server.url}${path}`
 const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true })
 const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true })
 
-async function api(path: string, body: unknown): Promise<Response> {
-  const response = await fetch(at(path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-  return response
-}
-
 let phoneCounter = 0
 function uniquePhone(): string {
   phoneCounter += 1
@@ -79,10 +70,17 @@ async function createAccount() {
   const phone = uniquePhone()
   const email = `chat${phone}@example.com`
   const password = 'senha-segura-123'
-  await api('/api/whatsapp/send-code', { phone_number: phone })
+  const client = apiClient(server.url)
+  await client.post('/api/whatsapp/send-code', { phone_number: phone })
   const [call] = await waitForCall(phone, 'template')
-  await api('/api/whatsapp/verify-code', { phone_number: phone, code: codeOf(call!) })
-  await api('/api/auth/sign-up', { name: 'Ana Chat', companyName: 'Loja', whatsappNumber: phone, email, password })
+  await client.post('/api/whatsapp/verify-code', { phone_number: phone, code: codeOf(call!) })
+  await client.post('/api/auth/sign-up', {
+    name: 'Ana Chat',
+    companyName: 'Loja',
+    whatsappNumber: phone,
+    email,
+    password,
+  })
   const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
   await fetch(link, { redirect: 'manual' })
   return { email, password, phone }

@@ -74,6 +74,11 @@ export const errorText = {
   card_subscription_managed:
     'Esta alteração não é possível em uma assinatura de cartão: ela é gerenciada pelo Stripe. Cancele-a e crie uma nova, se preciso.',
   user_not_found: 'Usuário não encontrado.',
+  // PIX via API Pix (refunds, webhook registration)
+  pix_api_disabled: 'A confirmação automática de PIX não está ativa (PIX_PROVIDER=manual).',
+  pix_refund_not_allowed: 'Só é possível devolver um PIX pago recebido pela API Pix, em até 90 dias do pagamento.',
+  pix_refund_too_much: 'O valor da devolução é maior que o saldo ainda não devolvido deste PIX.',
+  pix_provider_error: 'O PSP do PIX não respondeu ou recusou o pedido. Tente novamente em instantes.',
 } as const
 
 export type DomainErrorCode = keyof typeof errorText

@@ -37,6 +37,8 @@ import { createSimulatorGateway } from './modules/stripe/card-simulator.service'
 import { createStripeGateway } from './modules/stripe/stripe-gateway'
 import { stripeRoutes } from './modules/stripe/stripe.routes'
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes'
+import { apiPixClientFromConfig } from './modules/pix/api-pix-check'
+import { pixRoutes } from './modules/pix/pix.routes'
 
 export type AppOptions = {
   config: Config
@@ -133,9 +135,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? createStripeGateway(config, app.log)
         : createSimulatorGateway({ config, db: database.db, now: () => app.ctx.now(), log: app.log })),
     now: options.now ?? (() => new Date()),
+    pix: apiPixClientFromConfig(config),
     auth: createAuth({ db: database.db, config, mail }),
   }
   app.decorate('ctx', ctx)
+  app.addHook('onClose', async () => ctx.pix?.close())
 
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -229,6 +233,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cardSimulatorRoutes)
   await app.register(lifecycleRoutes)
   await app.register(whatsappRoutes)
+  await app.register(pixRoutes)
 
   const webRoot = options.webRoot ?? defaultWebRoot
   const hasWeb = existsSync(path.join(webRoot, 'index.html'))

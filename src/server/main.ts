@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, startupWarnings } from './config'
 import { connectDatabase } from './db/client'
 import { type Jobs, startJobs } from './jobs'
 import { checkApiPix } from './modules/pix/api-pix-check'
+import { registerPixWebhookAtStartup } from './modules/pix/pix-admin.service'
 
 async function main() {
   const config = loadConfig()
@@ -29,6 +30,8 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST })
   // The billing lifecycle jobs (renewals, reminders, webhooks); RUN_JOBS=false leaves them to `npm run worker`.
   if (config.RUN_JOBS) jobs = await startJobs({ ...app.ctx, log: app.log })
+  // PIX_PROVIDER=api-pix: PUT /webhook/{chave} (best effort; the admin PIX settings can retry it).
+  void registerPixWebhookAtStartup({ ...app.ctx, log: app.log })
   app.log.info(`Pronto em ${config.appUrl} (banco: ${database.kind === 'pglite' ? 'PGlite embutido' : 'PostgreSQL'})`)
 }
 

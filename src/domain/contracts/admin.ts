@@ -112,6 +112,14 @@ export const adminPaymentSchema = z
     receiptUrl: z.string().nullable(),
     plan: z.object({ id: z.string(), name: z.string(), priceCents: z.number().int() }),
     customer: customerRef,
+    /** PIX: confirmed by the app from the PSP ('api_pix') or by an admin ('manual'); null while open. */
+    pixConfirmedVia: z.enum(['api_pix', 'manual']).nullable(),
+    /** The payer's name as the PSP reported it. */
+    pixPayerName: z.string().nullable(),
+    /** Seconds from the invoice's creation to its confirmation. */
+    confirmationSeconds: z.number().int().nullable(),
+    /** PIX refunded so far (refunds that did not fail), in centavos. */
+    refundedCents: z.number().int(),
   })
   .meta({ id: 'AdminPayment' })
 export const adminPaymentPageSchema = pageOf(adminPaymentSchema)

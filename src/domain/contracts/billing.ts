@@ -46,6 +46,8 @@ export const paymentSchema = z
     receiptUrl: z.string().nullable(),
     metadata: z.object({ type: paymentTypeSchema.optional(), targetPlanId: z.string().optional() }).loose(),
     plan: z.object({ id: z.string(), name: z.string(), priceCents: z.number().int() }).nullable(),
+    /** PIX refunded so far (API Pix devoluções), in centavos; absent or 0 when nothing was. */
+    refundedCents: z.number().int().optional(),
   })
   .meta({ id: 'Payment' })
 export type Payment = z.infer<typeof paymentSchema>
@@ -61,6 +63,8 @@ export const pixChargeSchema = z
     reference: z.string(),
     type: paymentTypeSchema,
     planName: z.string(),
+    /** PIX_PROVIDER=api-pix: the payment is confirmed by itself (PSP webhook and reconciliation). */
+    autoConfirm: z.boolean().optional(),
   })
   .meta({ id: 'PixCharge' })
 export type PixCharge = z.infer<typeof pixChargeSchema>

@@ -9,6 +9,8 @@ export const siteConfigSchema = z
     companyAddress: z.string(),
     companyCredit: z.string(),
     cardMode: z.enum(['stripe', 'simulator']),
+    /** 'api-pix': PIX payments are confirmed automatically through the PSP. */
+    pixProvider: z.enum(['manual', 'api-pix']).optional(),
   })
   .meta({ id: 'SiteConfig' })
 export type SiteConfig = z.infer<typeof siteConfigSchema>

@@ -65,6 +65,10 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   last_admin: 409,
   e2e_id_taken: 409,
   card_subscription_managed: 409,
+  pix_api_disabled: 409,
+  pix_refund_not_allowed: 409,
+  pix_refund_too_much: 409,
+  pix_provider_error: 502,
   user_not_found: 404,
 }
 

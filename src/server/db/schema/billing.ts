@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   index,
+  integer,
   jsonb,
   pgEnum,
   pgTable,
@@ -56,6 +57,10 @@ export const subscriptions = pgTable(
   ],
 )
 
+/** The PSP charge: 'fallback' = the PSP was unreachable, the static code is shown and the charge is retried. */
+export type PixChargeStatus = 'active' | 'fallback' | 'paid' | 'expired' | 'removed'
+export type PixConfirmedVia = 'api_pix' | 'manual'
+
 export type PaymentMetadata = { type?: 'upgrade' | 'renewal' | 'new'; targetPlanId?: string; [key: string]: unknown }
 
 export const payments = pgTable(
@@ -83,6 +88,16 @@ export const payments = pgTable(
     stripeInvoiceId: text('stripe_invoice_id').unique(),
     /** A one-time card payment of this invoice (Checkout in payment mode): Stripe's payment intent. */
     stripePaymentIntentId: text('stripe_payment_intent_id').unique(),
+    // API Pix (PIX_PROVIDER=api-pix): the PSP charge of this invoice and how it was confirmed.
+    pixTxid: text('pix_txid').unique(),
+    pixCopiaECola: text('pix_copia_e_cola'),
+    pixLocation: text('pix_location'),
+    pixChargeStatus: text('pix_charge_status').$type<PixChargeStatus>(),
+    pixChargeCreatedAt: timestamp('pix_charge_created_at', { withTimezone: true }),
+    pixChargeExpiresAt: timestamp('pix_charge_expires_at', { withTimezone: true }),
+    pixChargeAttempts: integer('pix_charge_attempts').notNull().default(0),
+    pixConfirmedVia: text('pix_confirmed_via').$type<PixConfirmedVia>(),
+    pixPayerName: text('pix_payer_name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -90,6 +105,15 @@ export const payments = pgTable(
     check('payments_amount_check', sql`${t.amountCents} > 0`),
     check('payments_currency_check', sql`${t.currency} = 'BRL'`),
     check('payments_pix_reference_check', sql`${t.pixReference} is null or ${t.pixReference} ~ '^[A-Za-z0-9]{1,25}$'`),
+    check('payments_pix_txid_check', sql`${t.pixTxid} is null or ${t.pixTxid} ~ '^[A-Za-z0-9]{26,35}$'`),
+    check(
+      'payments_pix_charge_status_check',
+      sql`${t.pixChargeStatus} is null or ${t.pixChargeStatus} in ('active', 'fallback', 'paid', 'expired', 'removed')`,
+    ),
+    check(
+      'payments_pix_confirmed_via_check',
+      sql`${t.pixConfirmedVia} is null or ${t.pixConfirmedVia} in ('api_pix', 'manual')`,
+    ),
     check('payments_e2e_check', sql`${t.pixEndToEndId} is null or ${t.pixEndToEndId} ~ '^[A-Za-z0-9]{32}$'`),
     index('payments_subscription_id_idx').on(t.subscriptionId, t.createdAt),
     index('payments_status_idx').on(t.status, t.dueDate),
@@ -100,6 +124,9 @@ export const payments = pgTable(
     index('payments_amount_idx').on(t.amountCents, t.id),
     // Deleting a plan checks its upgrade invoices (and the foreign key does too): few rows have a target plan.
     index('payments_target_plan_id_idx').on(t.targetPlanId).where(sql`${t.targetPlanId} is not null`),
+    index('payments_pix_charge_status_idx')
+      .on(t.pixChargeStatus, t.pixChargeExpiresAt)
+      .where(sql`${t.pixChargeStatus} in ('active', 'fallback')`),
     // One open upgrade invoice per subscription, whatever the concurrency.
     uniqueIndex('payments_one_open_upgrade_idx')
       .on(t.subscriptionId)
@@ -121,5 +148,30 @@ export const pixSettings = pgTable(
     check('pix_settings_single_row', sql`${t.id} = 1`),
     check('pix_settings_name_len', sql`char_length(${t.beneficiaryName}) <= 25`),
     check('pix_settings_city_len', sql`char_length(${t.beneficiaryCity}) <= 15`),
+  ],
+)
+
+/** Refunds (devoluções) of PIX received through the API Pix; `refundId` is the id sent to the PSP. */
+export const pixRefunds = pgTable(
+  'pix_refunds',
+  {
+    id: text('id').primaryKey(),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    refundId: text('refund_id').notNull().unique(),
+    endToEndId: text('end_to_end_id').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    reason: text('reason').notNull(),
+    status: text('status').$type<'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO'>().notNull(),
+    rtrId: text('rtr_id'),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('pix_refunds_amount_check', sql`${t.amountCents} > 0`),
+    check('pix_refunds_status_check', sql`${t.status} in ('EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO')`),
+    index('pix_refunds_payment_id_idx').on(t.paymentId, t.createdAt),
   ],
 )

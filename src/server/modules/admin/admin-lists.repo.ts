@@ -302,6 +302,9 @@ export async function listAdminPayments(
   })
 }
 
+const refundedCentsSql = sql<string | number>`coalesce((select sum(r.amount_cents) from pix_refunds r
+  where r.payment_id = ${payments.id} and r.status <> 'NAO_REALIZADO'), 0)`
+
 function selectAdminPayments(db: Executor) {
   return db
     .select({
@@ -309,6 +312,7 @@ function selectAdminPayments(db: Executor) {
       plan: planRef,
       customer: customerRef,
       targetPlan: { id: targetPlans.id, name: targetPlans.name },
+      refundedCents: refundedCentsSql,
     })
     .from(payments)
     .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
@@ -324,6 +328,7 @@ export function toAdminPayment(row: {
   plan: { id: string; name: string; priceCents: number }
   customer: { id: string; name: string; email: string }
   targetPlan: { id: string; name: string } | null
+  refundedCents?: string | number
 }): AdminPayment {
   const p = row.payment
   return {
@@ -344,6 +349,13 @@ export function toAdminPayment(row: {
       p.status === 'paid' && p.paymentMethod !== 'card' ? `/dashboard/payments/${p.id}/receipt` : p.receiptUrl,
     plan: row.plan,
     customer: row.customer,
+    pixConfirmedVia: p.pixConfirmedVia,
+    pixPayerName: p.pixPayerName,
+    confirmationSeconds:
+      p.status === 'paid' && p.paidAt
+        ? Math.max(0, Math.round((p.paidAt.getTime() - p.createdAt.getTime()) / 1000))
+        : null,
+    refundedCents: Number(row.refundedCents ?? 0),
   }
 }
 

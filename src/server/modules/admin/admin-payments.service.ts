@@ -25,6 +25,7 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import { applyPaidUpgrade } from '../billing/billing.service'
 import { isStaleUpgrade, type NotifyDeps } from '../billing/upgrade.service'
+import { type ConfirmedVia, confirmedViaFields } from '../pix/pix-confirmed-via'
 import { type AdminPayment, findAdminPayment } from './admin-lists.repo'
 import type { AdminDeps } from './admin-subscriptions.service'
 
@@ -56,6 +57,7 @@ export async function confirmPayment(
   actor: Actor,
   paymentId: string,
   input: ConfirmPaymentInput,
+  via: ConfirmedVia = { via: 'manual' },
 ): Promise<ConfirmResult> {
   let flagged = false
   try {
@@ -104,6 +106,7 @@ export async function confirmPayment(
             status: 'review',
             amountReceivedCents: input.amount_received_cents,
             pixEndToEndId: e2e,
+            ...confirmedViaFields(via, 'review'),
             updatedAt: now,
           })
           .where(eq(payments.id, payment.id))
@@ -129,6 +132,7 @@ export async function confirmPayment(
           pixEndToEndId: e2e,
           // A card invoice settled outside the provider was not paid by card.
           paymentMethod: payment.paymentMethod === 'card' ? 'manual_confirmation' : payment.paymentMethod,
+          ...confirmedViaFields(via, 'paid'),
           updatedAt: now,
         })
         .where(eq(payments.id, payment.id))

@@ -20,6 +20,8 @@ import {
 } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
+import { withRefunds } from '../pix/pix-admin.service'
+import { withPspCharge, withPspCheckout, withPspUpgrade } from '../pix/pix-charge.service'
 import {
   type BillingDeps,
   cancelSubscription,
@@ -59,7 +61,8 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pixCheckoutResultSchema, ...writeErrors, 404: problemSchema, 503: problemSchema },
       },
     },
-    async (request) => checkoutPix(deps(request), userOf(request), request.body.plan_id),
+    async (request) =>
+      withPspCheckout(deps(request), await checkoutPix(deps(request), userOf(request), request.body.plan_id)),
   )
 
   app.get(
@@ -88,7 +91,10 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: paymentPageSchema, 400: problemSchema, ...readErrors },
       },
     },
-    async (request) => listMyPayments(app.ctx.db, userOf(request), request.query),
+    async (request) => {
+      const page = await listMyPayments(app.ctx.db, userOf(request), request.query)
+      return { ...page, items: await withRefunds(app.ctx, page.items) }
+    },
   )
 
   app.get(
@@ -108,7 +114,8 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => getPixCharge(deps(request), userOf(request), request.params.id),
+    async (request) =>
+      withPspCharge(deps(request), await getPixCharge(deps(request), userOf(request), request.params.id)),
   )
 
   app.post(
@@ -207,6 +214,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) => upgradeSubscription(deps(request), userOf(request), request.body),
+    async (request) =>
+      withPspUpgrade(deps(request), await upgradeSubscription(deps(request), userOf(request), request.body)),
   )
 }

@@ -44,11 +44,14 @@ import { deliverPlatformEvents, detectPlatformEvents } from './provisioning.serv
 import { reconcileCardSubscriptions } from './reconcile.service'
 import { runMaintenance } from './maintenance.service'
 import type { LifecycleDeps, Pass } from './pass-runner'
+import { reconcilePix } from '../pix/pix-confirm.service'
 
 /** State changes and detection, in the order that lets each see the previous one's effects. */
 export const detectionPasses: [string, Pass][] = [
   ['renewals', createRenewalInvoices],
   ['lapsed_upgrade_invoices', voidLapsedUpgradeInvoices],
+  // PIX_PROVIDER=api-pix: charges for new invoices (before their notification), missed PIX, expired charges.
+  ['pix_reconcile', reconcilePix],
   ['due_tomorrow', detectDueTomorrow],
   ['scheduled_cancellations', endScheduledCancellations],
   ['overdue', markOverdue],

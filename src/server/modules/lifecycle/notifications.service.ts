@@ -127,6 +127,8 @@ async function loadSubscription(tx: Tx, subscriptionId: string) {
 
 /** The BR Code of an open invoice, or null when the PIX settings cannot build one (the message links the panel). */
 async function brCodeOf(tx: Tx, payment: PaymentRow, planName: string): Promise<string | null> {
+  // API Pix: the PSP charge's code while it is payable.
+  if (payment.pixChargeStatus === 'active' && payment.pixCopiaECola) return payment.pixCopiaECola
   const settings = await getPixSettings(tx)
   if (!settings) return null
   try {

@@ -9,7 +9,10 @@ export type LifecycleLog = {
 }
 
 /** What the passes use from the app context (the worker and the tick script build the same one). */
-export type LifecycleDeps = Pick<AppContext, 'db' | 'database' | 'config' | 'mail' | 'whatsapp' | 'card' | 'now'> & {
+export type LifecycleDeps = Pick<
+  AppContext,
+  'db' | 'database' | 'config' | 'mail' | 'whatsapp' | 'card' | 'now' | 'pix'
+> & {
   log: LifecycleLog
 }
 

@@ -83,7 +83,8 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
           by: 'billing',
         },
       })
-      const rendered = await renderInvoiceCreated(tx, deps, payment.id)
+      // API Pix: the notification waits for the PSP charge (pix_reconcile, next pass) and goes out with its code.
+      const rendered = deps.pix ? null : await renderInvoiceCreated(tx, deps, payment.id)
       if (rendered) await enqueue(tx, now, rendered)
       return true
     },

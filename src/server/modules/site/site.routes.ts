@@ -21,6 +21,7 @@ export const publicConfigRoutes: FastifyPluginAsyncZod = async (app) => {
         companyAddress: c.COMPANY_ADDRESS,
         companyCredit: c.COMPANY_CREDIT,
         cardMode: c.STRIPE_SECRET_KEY ? ('stripe' as const) : ('simulator' as const),
+        pixProvider: c.PIX_PROVIDER,
       }
     },
   )

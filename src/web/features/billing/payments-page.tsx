@@ -20,7 +20,7 @@ import {
   plansOnSaleQuery,
   useInvoiceCardCheckout,
 } from './api'
-import { billingTexts, PaymentStatusBadge } from './status-badges'
+import { billingTexts, PaymentStatusBadge, refundLabelOf } from './status-badges'
 
 const paymentTypeLabel: Record<Payment['type'], string> = {
   new: 'Nova assinatura',
@@ -149,7 +149,7 @@ function OpenInvoices({
                       <h3 id={titleId} className="text-lg font-semibold leading-tight">
                         Fatura {subscriptionReference(payment)}
                       </h3>
-                      <PaymentStatusBadge status={payment.status} />
+                      <PaymentStatusBadge status={payment.status} refunded={refundLabelOf(payment)} />
                     </div>
                     <p className="text-sm text-muted-foreground">
                       {paymentTypeLabel[payment.type]}
@@ -229,7 +229,7 @@ function PaymentHistory({ payments }: { payments: Payment[] }) {
                     </p>
                     <p className="font-mono text-xs text-muted-foreground">ID {payment.id.slice(0, 8)}</p>
                   </div>
-                  <PaymentStatusBadge status={payment.status} />
+                  <PaymentStatusBadge status={payment.status} refunded={refundLabelOf(payment)} />
                 </div>
                 <ReceiptLink payment={payment} className="mt-2 inline-flex" />
               </li>
@@ -269,7 +269,7 @@ function PaymentHistory({ payments }: { payments: Payment[] }) {
                       {formatBRL(payment.amountCents)}
                     </td>
                     <td className="px-4 py-3">
-                      <PaymentStatusBadge status={payment.status} />
+                      <PaymentStatusBadge status={payment.status} refunded={refundLabelOf(payment)} />
                     </td>
                     <td className="px-4 py-3 whitespace-nowrap">{formatDate(payment.paidAt ?? payment.createdAt)}</td>
                     <td className="px-4 py-3">

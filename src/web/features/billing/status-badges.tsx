@@ -12,7 +12,15 @@ export function SubscriptionStatusBadge({ status }: { status: SubscriptionStatus
   return <Badge variant={subscriptionStatusBadge[status]}>{subscriptionStatusLabel[status]}</Badge>
 }
 
-export function PaymentStatusBadge({ status }: { status: PaymentStatus }) {
+/** 'Devolvido' (all of it) or 'Devolvido parcialmente' for a PIX refunded through the API Pix, else null. */
+export function refundLabelOf(p: { refundedCents?: number; amountCents: number; amountReceivedCents?: number | null }) {
+  const refunded = p.refundedCents ?? 0
+  if (refunded <= 0) return null
+  return refunded >= (p.amountReceivedCents ?? p.amountCents) ? 'Devolvido' : 'Devolvido parcialmente'
+}
+
+export function PaymentStatusBadge({ status, refunded }: { status: PaymentStatus; refunded?: string | null }) {
+  if (refunded) return <Badge variant="destructive">{refunded}</Badge>
   return <Badge variant={paymentStatusBadge[status]}>{paymentStatusLabel[status]}</Badge>
 }
 

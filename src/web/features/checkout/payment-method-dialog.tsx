@@ -4,6 +4,7 @@ import type { Plan } from '../../../domain/contracts/plans'
 import { Button } from '../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog'
 import { formatBRL } from '../../lib/format'
+import { useSiteConfig } from '../site/site-config'
 
 export type PaymentMethod = 'pix' | 'card'
 
@@ -18,6 +19,7 @@ export type PaymentMethodDialogProps = {
 
 /** 'Assinar {plano}': PIX (manual activation within 24 h) or card (immediate activation). */
 export function PaymentMethodDialog({ plan, open, onOpenChange, onChoose, busy = null }: PaymentMethodDialogProps) {
+  const autoPix = useSiteConfig().pixProvider === 'api-pix'
   // Opened from a plan card rather than a Radix trigger: keyboard focus must go back to the button that opened it.
   const returnFocus = useRef<HTMLElement | null>(null)
   return (
@@ -52,8 +54,9 @@ export function PaymentMethodDialog({ plan, open, onOpenChange, onChoose, busy =
                 PIX
               </h3>
               <p className="flex-1 text-sm text-muted-foreground">
-                Você recebe o código PIX copia e cola e o QR Code. A ativação é manual, em até 24 horas após o
-                pagamento.
+                {autoPix
+                  ? 'Você recebe o código PIX copia e cola e o QR Code. A ativação é automática, em segundos após o pagamento.'
+                  : 'Você recebe o código PIX copia e cola e o QR Code. A ativação é manual, em até 24 horas após o pagamento.'}
               </p>
               <Button variant="outline" disabled={busy !== null} onClick={() => onChoose('pix')}>
                 {busy === 'pix' ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}

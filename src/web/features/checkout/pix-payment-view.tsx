@@ -1,6 +1,7 @@
-import { Copy } from 'lucide-react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { CircleCheck, Copy } from 'lucide-react'
 import { QRCodeSVG } from 'qrcode.react'
-import { type ReactNode, useId, useRef } from 'react'
+import { type ReactNode, useEffect, useId, useRef } from 'react'
 import { toast } from 'sonner'
 import type { PixCharge } from '../../../domain/contracts/billing'
 import { Button } from '../../components/ui/button'
@@ -8,16 +9,43 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Textarea } from '../../components/ui/input'
 import { QueryError, Spinner } from '../../components/ui/states'
 import { formatBRL, formatDate } from '../../lib/format'
+import { paymentsQuery } from '../billing/api'
 
 export const pixTexts = {
   copied: 'Código PIX copiado!',
   activation: 'A ativação é manual e acontece em até 24 horas após o pagamento.',
+  autoActivation: 'O pagamento é confirmado automaticamente, em segundos. Esta tela se atualiza sozinha.',
+  confirmed: 'Pagamento confirmado!',
+  confirmedDetail: 'Sua assinatura está ativa. Obrigado!',
 } as const
+
+/** How often the view asks whether an automatically confirmed PIX has arrived. */
+const pollMs = 3000
+
+/** With API Pix: the invoice's status, asked every few seconds until it is paid; then the billing screens refresh. */
+function usePaidAutomatically(charge: PixCharge): boolean {
+  const queryClient = useQueryClient()
+  // The invoice on view is among the customer's newest: the first page of the list, newest first, holds it.
+  const isPaid = (page: { items: { id: string; status: string }[] } | undefined) =>
+    page?.items.some((p) => p.id === charge.paymentId && p.status === 'paid') ?? false
+  const { data } = useQuery({
+    ...paymentsQuery({ pageSize: 100 }),
+    enabled: charge.autoConfirm === true,
+    refetchInterval: (query) => (isPaid(query.state.data) ? false : pollMs),
+    refetchIntervalInBackground: false,
+  })
+  const paid = isPaid(data)
+  useEffect(() => {
+    if (paid) void queryClient.invalidateQueries({ queryKey: ['billing'] })
+  }, [paid, queryClient])
+  return paid
+}
 
 /** The QR code and the "copia e cola" text of one PIX invoice, with what the payer needs to check. */
 export function PixPaymentView({ charge }: { charge: PixCharge }) {
   const codeId = useId()
   const codeRef = useRef<HTMLTextAreaElement>(null)
+  const paid = usePaidAutomatically(charge)
 
   async function copy() {
     try {
@@ -29,6 +57,19 @@ export function PixPaymentView({ charge }: { charge: PixCharge }) {
       codeRef.current?.focus()
       codeRef.current?.select()
     }
+  }
+
+  if (paid) {
+    return (
+      <output className="flex flex-col items-center gap-2 py-6 text-center" aria-live="polite">
+        <CircleCheck className="size-12 text-primary" aria-hidden="true" />
+        <p className="text-lg font-semibold">{pixTexts.confirmed}</p>
+        <p className="text-sm text-muted-foreground">{pixTexts.confirmedDetail}</p>
+        <p className="text-sm">
+          {formatBRL(charge.amountCents)} · {charge.planName}
+        </p>
+      </output>
+    )
   }
 
   return (
@@ -66,7 +107,9 @@ export function PixPaymentView({ charge }: { charge: PixCharge }) {
           Copiar código
         </Button>
       </div>
-      <p className="rounded-md bg-secondary p-3 text-sm text-secondary-foreground">{pixTexts.activation}</p>
+      <p className="rounded-md bg-secondary p-3 text-sm text-secondary-foreground" aria-live="polite">
+        {charge.autoConfirm ? pixTexts.autoActivation : pixTexts.activation}
+      </p>
     </div>
   )
 }

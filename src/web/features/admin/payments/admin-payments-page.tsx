@@ -13,6 +13,7 @@ import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
 import { useListParams } from '../shared/use-list-params'
 import { type AdminPayment, adminPaymentsQuery } from './api'
 import { ConfirmPaymentDialog } from './confirm-payment-dialog'
+import { PixConfirmationCell, PixOverviewCard, RefundDialog, refundLabelOf } from './pix-api-parts'
 
 const filterKeys = ['status', 'method'] as const
 const listDefaults = { sort: 'created_at', dir: 'desc' } as const
@@ -24,6 +25,7 @@ export function AdminPaymentsPage() {
   const { params } = list
   const query = useQuery(adminPaymentsQuery(list.apiQuery))
   const [confirming, setConfirming] = useState<AdminPayment | null>(null)
+  const [refunding, setRefunding] = useState<AdminPayment | null>(null)
 
   const columns: Column<AdminPayment>[] = [
     {
@@ -70,11 +72,15 @@ export function AdminPaymentsPage() {
       id: 'status',
       header: 'Status',
       cell: (p) => (
-        <Badge variant={paymentStatusBadge[p.status]} className="whitespace-nowrap">
-          {paymentStatusLabel[p.status]}
-        </Badge>
+        <div className="flex flex-col items-start gap-1">
+          <Badge variant={paymentStatusBadge[p.status]} className="whitespace-nowrap">
+            {paymentStatusLabel[p.status]}
+          </Badge>
+          {refundLabelOf(p) ? <span className="text-xs text-destructive">{refundLabelOf(p)}</span> : null}
+        </div>
       ),
     },
+    { id: 'pix', header: 'PIX', className: 'min-w-64', cell: (p) => <PixConfirmationCell payment={p} /> },
     {
       id: 'due',
       header: 'Vencimento',
@@ -93,6 +99,12 @@ export function AdminPaymentsPage() {
           <Button size="sm" onClick={() => setConfirming(p)}>
             Confirmar
           </Button>
+        ) : p.status === 'paid' &&
+          p.pixConfirmedVia === 'api_pix' &&
+          p.refundedCents < (p.amountReceivedCents ?? p.amountCents) ? (
+          <Button size="sm" variant="outline" onClick={() => setRefunding(p)}>
+            Devolver
+          </Button>
         ) : (
           <span className="text-muted-foreground">—</span>
         ),
@@ -105,6 +117,7 @@ export function AdminPaymentsPage() {
         title="Pagamentos"
         description="Todas as faturas. Confirme os pagamentos PIX depois de conferir o extrato."
       />
+      <PixOverviewCard />
       <ListToolbar>
         <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome ou e-mail do cliente" />
         <FilterSelect
@@ -126,9 +139,10 @@ export function AdminPaymentsPage() {
         label="Lista de pagamentos"
         columns={columns}
         rowKey={(p) => p.id}
-        minWidth="min-w-[760px]"
+        minWidth="min-w-[1000px]"
       />
       <ConfirmPaymentDialog payment={confirming} onOpenChange={(open) => !open && setConfirming(null)} />
+      <RefundDialog payment={refunding} onOpenChange={(open) => !open && setRefunding(null)} />
     </div>
   )
 }

@@ -16,6 +16,8 @@ import { QueryError, Spinner } from '../../../components/ui/states'
 import { formatBRL, formatDate } from '../../../lib/format'
 import { useDocumentTitle } from '../../../lib/use-document-title'
 import { cardInfoQuery, pixSettingsQuery, useSavePixSettings } from './api'
+import { RegisterWebhookButton } from '../payments/pix-api-parts'
+import { useSiteConfig } from '../../site/site-config'
 
 const keyKindLabel: Record<PixKeyKind, string> = {
   cpf: 'CPF',
@@ -69,6 +71,7 @@ function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
   const updatedAt = settings?.updatedAt ?? null
   const ids = { key: useId(), name: useId(), city: useId(), description: useId() }
   const save = useSavePixSettings()
+  const autoPix = useSiteConfig().pixProvider === 'api-pix'
   const { register, handleSubmit, formState, control, reset } = useForm<FormValues, unknown, PixSettingsOutput>({
     resolver: zodResolver(pixSettingsInputSchema),
     defaultValues: initial,
@@ -168,10 +171,11 @@ function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
               </p>
               <FieldError id={`${ids.description}-error`} message={errors.description?.message} />
             </div>
-            <div>
+            <div className="flex flex-wrap gap-2">
               <Button type="submit" disabled={save.isPending}>
                 {save.isPending ? 'Salvando…' : 'Salvar'}
               </Button>
+              {autoPix ? <RegisterWebhookButton /> : null}
             </div>
           </form>
         </CardContent>

@@ -1,0 +1,134 @@
+// PIX_PROVIDER=api-pix: every PIX invoice is a charge (cob) at the PSP, created lazily and idempotently.
+//
+// - The txid is derived from the payment id (domain/pix-txid.ts), so creating twice (two tabs, a retry after a
+//   timeout, the lifecycle pass and the customer's view at once) never makes two charges: ensureCob re-reads the
+//   charge the first attempt made. The charge expires at the invoice's due date (expiracao in seconds from now).
+// - The customer sees the PSP's pixCopiaECola (or the dynamic BR Code built from its location).
+// - When the PSP cannot be reached (or refuses), the invoice keeps the static code with our reference as txid
+//   (status 'fallback'): the customer can pay it, the webhook and the reconciliation still match that reference,
+//   the admin can confirm it by hand, and the lifecycle pass retries the charge.
+// - PIX_PROVIDER=manual (ctx.pix null): nothing here runs; the static code is shown as before.
+import { and, eq, inArray, isNull, or } from 'drizzle-orm'
+import type { PixCharge, PixCheckoutResult, UpgradeResult } from '../../../domain/contracts/billing'
+import { buildDynamicPixBrCode } from '../../../domain/pix'
+import { pixTxidFor } from '../../../domain/pix-txid'
+import type { AppContext } from '../../context'
+import { payments } from '../../db/schema/billing'
+import { ApiPixError } from './api-pix-client'
+import { cobBody, cobExpiresAt } from './api-pix-types'
+import { getPixSettings, requirePixConfig } from './pix-settings.repo'
+
+export type PixLog = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void }
+
+export type PixDeps = Pick<AppContext, 'db' | 'now' | 'config' | 'card' | 'pix'> & { log?: PixLog }
+
+type PaymentRow = typeof payments.$inferSelect
+
+/** The charge is retried by the lifecycle pass at most this many times (then the static code stays). */
+export const maxChargeAttempts = 20
+
+/** A charge never expires sooner than this, even for an invoice due in a moment (or overdue and still open). */
+const minChargeSeconds = 15 * 60
+
+/** True when the invoice should have a PSP charge: an open PIX invoice without a live one yet. */
+function needsCharge(payment: PaymentRow): boolean {
+  return (
+    payment.paymentMethod === 'pix' &&
+    (payment.status === 'pending_pix' || payment.status === 'pending') &&
+    (payment.pixChargeStatus === null || payment.pixChargeStatus === 'fallback')
+  )
+}
+
+/**
+ * Creates the PSP charge of an open PIX invoice when it has none (or only the fallback), and returns the payment
+ * row as it is afterwards. With PIX_PROVIDER=manual, or for anything but an open PIX invoice, it only reads.
+ * Never throws for the PSP: a failure leaves (or puts) the invoice on the static code, to be retried.
+ */
+export async function ensurePixCharge(deps: PixDeps, paymentId: string): Promise<PaymentRow | null> {
+  const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId)).limit(1)
+  if (!payment || !deps.pix || !needsCharge(payment)) return payment ?? null
+  const settings = await getPixSettings(deps.db)
+  let key: string
+  try {
+    key = requirePixConfig(settings).key
+  } catch {
+    return payment // not configured: the checkout refuses earlier; nothing to charge
+  }
+  const now = deps.now()
+  const txid = pixTxidFor(payment.id)
+  const expiresInSeconds = Math.max(minChargeSeconds, Math.floor((payment.dueDate.getTime() - now.getTime()) / 1000))
+  const open = or(isNull(payments.pixChargeStatus), eq(payments.pixChargeStatus, 'fallback'))
+  try {
+    const cob = await deps.pix.ensureCob(txid, cobBody({ amountCents: payment.amountCents, key, expiresInSeconds }))
+    const location = cob.loc?.location ?? cob.location ?? null
+    let copiaECola = cob.pixCopiaECola ?? null
+    if (!copiaECola && location && settings) {
+      copiaECola = buildDynamicPixBrCode({
+        location,
+        beneficiaryName: settings.beneficiaryName,
+        beneficiaryCity: settings.beneficiaryCity,
+        amountCents: payment.amountCents,
+      })
+    }
+    const [updated] = await deps.db
+      .update(payments)
+      .set({
+        pixTxid: txid,
+        pixCopiaECola: copiaECola,
+        pixLocation: location,
+        pixChargeStatus: 'active',
+        pixChargeCreatedAt: now,
+        pixChargeExpiresAt: cobExpiresAt(cob) ?? payment.dueDate,
+        updatedAt: now,
+      })
+      .where(and(eq(payments.id, payment.id), open, inArray(payments.status, ['pending', 'pending_pix'])))
+      .returning()
+    deps.log?.info?.({ paymentId: payment.id, txid }, 'pix: charge created at the PSP')
+    return updated ?? (await reread(deps, payment.id))
+  } catch (error) {
+    if (!(error instanceof ApiPixError)) throw error
+    deps.log?.warn(
+      { err: error, paymentId: payment.id, txid, unreachable: error.unreachable },
+      'pix: the PSP charge could not be created; the static code is shown and the charge is retried',
+    )
+    const [updated] = await deps.db
+      .update(payments)
+      .set({ pixChargeStatus: 'fallback', pixChargeAttempts: payment.pixChargeAttempts + 1, updatedAt: now })
+      .where(and(eq(payments.id, payment.id), open))
+      .returning()
+    return updated ?? (await reread(deps, payment.id))
+  }
+}
+
+async function reread(deps: PixDeps, id: string): Promise<PaymentRow | null> {
+  const [row] = await deps.db.select().from(payments).where(eq(payments.id, id)).limit(1)
+  return row ?? null
+}
+
+/** The charge the customer sees: the PSP's code when the invoice has a live charge, else the static one. */
+export async function withPspCharge(deps: PixDeps, charge: PixCharge): Promise<PixCharge> {
+  if (!deps.pix) return charge
+  const payment = await ensurePixCharge(deps, charge.paymentId)
+  const live = payment?.pixChargeStatus === 'active' && payment.pixCopiaECola
+  const expired = payment?.pixChargeExpiresAt && payment.pixChargeExpiresAt.getTime() <= deps.now().getTime()
+  if (payment && live && !expired && payment.pixCopiaECola) {
+    return {
+      ...charge,
+      brCode: payment.pixCopiaECola,
+      reference: payment.pixTxid ?? charge.reference,
+      autoConfirm: true,
+    }
+  }
+  // The static code: still confirmed by the PSP's webhook and the reconciliation when it is paid.
+  return { ...charge, autoConfirm: true }
+}
+
+export async function withPspCheckout(deps: PixDeps, result: PixCheckoutResult): Promise<PixCheckoutResult> {
+  if (!deps.pix) return result
+  return { ...result, pix: await withPspCharge(deps, result.pix) }
+}
+
+export async function withPspUpgrade(deps: PixDeps, result: UpgradeResult): Promise<UpgradeResult> {
+  if (!deps.pix || result.kind !== 'pix') return result
+  return { ...result, pix: await withPspCharge(deps, result.pix) }
+}

@@ -1,0 +1,182 @@
+// API Pix in the admin payments page: how each PIX was confirmed, refunds, and the confirmation figures.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useEffect, useId, useState } from 'react'
+import { toast } from 'sonner'
+import { pixOverviewSchema, pixRefundResultSchema, pixWebhookResultSchema } from '../../../../domain/contracts/pix-api'
+import { toCents } from '../../../../domain/money'
+import { Button } from '../../../components/ui/button'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog'
+import { Input } from '../../../components/ui/input'
+import { Label } from '../../../components/ui/label'
+import { api } from '../../../lib/api'
+import { formatBRL } from '../../../lib/format'
+import type { AdminPayment } from './api'
+
+/** '12 s', '4 min', '3 h 20 min', '2 d 5 h'. */
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 24) return `${hours} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
+  return `${Math.floor(hours / 24)} d${hours % 24 ? ` ${hours % 24} h` : ''}`
+}
+
+export { refundLabelOf } from '../../billing/status-badges'
+
+/** The 'PIX' cell: confirmed automatically or by hand, payer, E2E id, time to confirm. */
+export function PixConfirmationCell({ payment: p }: { payment: AdminPayment }) {
+  if (p.paymentMethod !== 'pix' || (!p.pixConfirmedVia && !p.pixEndToEndId)) {
+    return <span className="text-muted-foreground">—</span>
+  }
+  return (
+    <div className="flex flex-col text-xs">
+      {p.pixConfirmedVia ? (
+        <span className="font-medium">{p.pixConfirmedVia === 'api_pix' ? 'Automático' : 'Manual'}</span>
+      ) : null}
+      {p.pixPayerName ? <span>{p.pixPayerName}</span> : null}
+      {p.pixEndToEndId ? (
+        <span className="break-all font-mono text-muted-foreground" title="ID da transação (E2E)">
+          {p.pixEndToEndId}
+        </span>
+      ) : null}
+      {p.confirmationSeconds !== null ? (
+        <span className="text-muted-foreground">Confirmado em {formatDuration(p.confirmationSeconds)}</span>
+      ) : null}
+    </div>
+  )
+}
+
+/** PIX confirmation latency (30 days) and invoices waiting for an admin for more than 12 hours. */
+export function PixOverviewCard() {
+  const { data } = useQuery({
+    queryKey: ['admin', 'pix-overview'],
+    queryFn: () => api.get('/api/admin/pix/overview', pixOverviewSchema),
+  })
+  if (!data) return null
+  return (
+    <section
+      aria-label="Confirmação PIX"
+      className="grid gap-3 rounded-lg border border-border p-4 text-sm sm:grid-cols-3"
+    >
+      <div>
+        <p className="text-muted-foreground">Confirmação PIX (30 dias), mediana</p>
+        <p className="text-lg font-semibold">
+          {data.latencyP50Seconds === null ? '—' : formatDuration(data.latencyP50Seconds)}
+        </p>
+      </div>
+      <div>
+        <p className="text-muted-foreground">Confirmação PIX (30 dias), p95</p>
+        <p className="text-lg font-semibold">
+          {data.latencyP95Seconds === null ? '—' : formatDuration(data.latencyP95Seconds)}
+        </p>
+        <p className="text-xs text-muted-foreground">
+          {data.confirmedAutomatically} de {data.confirmedLast30Days} confirmados automaticamente
+        </p>
+      </div>
+      <div>
+        <p className="text-muted-foreground">Aguardando confirmação há mais de 12 h</p>
+        <p className={`text-lg font-semibold ${data.waitingOver12h > 0 ? 'text-destructive' : ''}`}>
+          {data.waitingOver12h}
+        </p>
+      </div>
+    </section>
+  )
+}
+
+/** 'Devolver' on a paid PIX: amount (full by default) and a reason; the PSP refunds the payer. */
+export function RefundDialog({
+  payment,
+  onOpenChange,
+}: {
+  payment: AdminPayment | null
+  onOpenChange: (open: boolean) => void
+}) {
+  const amountId = useId()
+  const reasonId = useId()
+  const queryClient = useQueryClient()
+  const available = payment ? (payment.amountReceivedCents ?? payment.amountCents) - payment.refundedCents : 0
+  const [amount, setAmount] = useState('')
+  const [reason, setReason] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    if (payment) {
+      setAmount((available / 100).toFixed(2).replace('.', ','))
+      setReason('')
+      setError(null)
+    }
+  }, [payment, available])
+  const refund = useMutation({
+    mutationFn: (input: { amount_cents: number; reason: string }) =>
+      api.post(`/api/admin/payments/${encodeURIComponent(payment?.id ?? '')}/refund`, input, pixRefundResultSchema),
+    onSuccess: () => {
+      toast.success('Devolução solicitada ao PSP.')
+      onOpenChange(false)
+      return queryClient.invalidateQueries({ queryKey: ['admin'] })
+    },
+    meta: { feedback: { error: 'Erro ao devolver o PIX' } },
+  })
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    const cents = toCents(amount)
+    if (!Number.isSafeInteger(cents) || cents <= 0 || cents > available) {
+      setError(`Informe um valor entre R$ 0,01 e ${formatBRL(available)}.`)
+      return
+    }
+    if (reason.trim().length < 3) {
+      setError('Informe o motivo da devolução.')
+      return
+    }
+    setError(null)
+    refund.mutate({ amount_cents: cents, reason: reason.trim() })
+  }
+  return (
+    <Dialog open={payment !== null} onOpenChange={(open) => !refund.isPending && onOpenChange(open)}>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>Devolver PIX</DialogTitle>
+          <DialogDescription>
+            Devolução total ou parcial, em até 90 dias do pagamento. Disponível: {formatBRL(available)}.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
+          <Label htmlFor={amountId}>Valor a devolver (R$)</Label>
+          <Input id={amountId} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <Label htmlFor={reasonId}>Motivo</Label>
+          <Input id={reasonId} maxLength={140} value={reason} onChange={(e) => setReason(e.target.value)} />
+          {error ? (
+            <p role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+          <DialogFooter>
+            <Button type="submit" variant="destructive" disabled={refund.isPending}>
+              Devolver
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+/** Admin PIX settings: (re)register the webhook at the PSP. */
+export function RegisterWebhookButton() {
+  const register = useMutation({
+    mutationFn: () => api.post('/api/admin/pix-settings/webhook', {}, pixWebhookResultSchema),
+    onSuccess: (result) => toast.success(`Webhook registrado: ${result.webhookUrl}`),
+    meta: { feedback: { error: 'Erro ao registrar o webhook no PSP' } },
+  })
+  return (
+    <Button type="button" variant="outline" disabled={register.isPending} onClick={() => register.mutate()}>
+      Registrar webhook no PSP
+    </Button>
+  )
+}
