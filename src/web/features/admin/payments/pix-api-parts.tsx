@@ -37,7 +37,7 @@ export function PixConfirmationCell({ payment: p }: { payment: AdminPayment }) {
     return <span className="text-muted-foreground">—</span>
   }
   return (
-    <div className="flex flex-col text-xs">
+    <div className="flex max-w-48 flex-col text-xs">
       {p.pixConfirmedVia ? (
         <span className="font-medium">{p.pixConfirmedVia === 'api_pix' ? 'Automático' : 'Manual'}</span>
       ) : null}
