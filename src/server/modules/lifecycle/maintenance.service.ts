@@ -8,11 +8,10 @@ import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import { profiles, verifications } from '../../db/schema/auth'
 import { subscriptions } from '../../db/schema/billing'
-import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { audit, systemActor } from '../audit/audit'
 import { pruneRateLimits } from '../rate-limit/rate-limit'
-import type { LifecycleDeps, PassResult } from './pass-runner'
+import { claimDailySlot, type LifecycleDeps, type PassResult } from './pass-runner'
 
 const passName = 'maintenance'
 export const retention = {
@@ -24,16 +23,7 @@ const maxAccountsPerRun = 500
 
 /** Once a day (slot in lifecycle_pass_runs, claimed atomically): prunes working data and stale sign-ups. */
 export async function runMaintenance(deps: LifecycleDeps, now: Date): Promise<PassResult> {
-  const [slot] = await deps.db
-    .insert(lifecyclePassRuns)
-    .values({ name: passName, lastRunAt: now })
-    .onConflictDoUpdate({
-      target: lifecyclePassRuns.name,
-      set: { lastRunAt: now },
-      setWhere: lt(lifecyclePassRuns.lastRunAt, addDays(now, -1)),
-    })
-    .returning()
-  if (!slot) return { processed: 0 }
+  if (!(await claimDailySlot(deps.db, passName, now))) return { processed: 0 }
 
   await pruneRateLimits(deps.db, now)
   const verificationCutoff = addDays(now, -retention.verificationDays)

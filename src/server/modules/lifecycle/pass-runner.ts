@@ -1,6 +1,9 @@
 // How every lifecycle pass claims and handles rows (the rules are in lifecycle.service.ts).
+import { lte } from 'drizzle-orm'
+import { addDays } from '../../../domain/billing-period'
 import type { AppContext } from '../../context'
 import type { Executor, Tx } from '../../db/client'
+import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 
 export type LifecycleLog = {
   info(obj: object, msg: string): void
@@ -159,4 +162,21 @@ export function sweep<Row extends { id: string }>(
 /** Exponential back-off: 1 min, 2, 4, 8 … capped at 1 hour. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 3_600_000)
+}
+
+/**
+ * Claims today's run of a once-a-day pass: the slot in lifecycle_pass_runs is taken atomically, so of several
+ * instances exactly one gets true within 24 hours of the last run.
+ */
+export async function claimDailySlot(db: Executor, name: string, now: Date): Promise<boolean> {
+  const [slot] = await db
+    .insert(lifecyclePassRuns)
+    .values({ name, lastRunAt: now })
+    .onConflictDoUpdate({
+      target: lifecyclePassRuns.name,
+      set: { lastRunAt: now },
+      setWhere: lte(lifecyclePassRuns.lastRunAt, addDays(now, -1)),
+    })
+    .returning()
+  return slot !== undefined
 }

@@ -1,12 +1,10 @@
 // Daily card reconciliation: Stripe drives card renewals and its webhooks keep our rows in sync; this pass looks
 // for what a lost or misapplied webhook would leave behind and reports it (log warning + audit row). It changes
 // nothing: which side is right is a person's call.
-import { and, asc, eq, gt, inArray, isNotNull, lte } from 'drizzle-orm'
-import { addDays } from '../../../domain/billing-period'
+import { and, asc, eq, gt, inArray, isNotNull } from 'drizzle-orm'
 import { subscriptions } from '../../db/schema/billing'
-import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 import { audit, systemActor } from '../audit/audit'
-import type { LifecycleDeps, PassResult } from './pass-runner'
+import { claimDailySlot, type LifecycleDeps, type PassResult } from './pass-runner'
 
 const passName = 'card_reconcile'
 const pageSize = 100
@@ -27,16 +25,7 @@ const expectedStatus: Record<string, string> = {
  * retrieveSubscription; without it the pass logs that it skipped and does nothing.
  */
 export async function reconcileCardSubscriptions(deps: LifecycleDeps, now: Date): Promise<PassResult> {
-  const [slot] = await deps.db
-    .insert(lifecyclePassRuns)
-    .values({ name: passName, lastRunAt: now })
-    .onConflictDoUpdate({
-      target: lifecyclePassRuns.name,
-      set: { lastRunAt: now },
-      setWhere: lte(lifecyclePassRuns.lastRunAt, addDays(now, -1)),
-    })
-    .returning()
-  if (!slot) return { processed: 0 }
+  if (!(await claimDailySlot(deps.db, passName, now))) return { processed: 0 }
   const card = deps.card
   if (!card.retrieveSubscription) {
     deps.log.info(
