@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { Download, Loader2, Trash2 } from 'lucide-react'
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { okSchema } from '../../../domain/contracts/auth'
@@ -18,7 +18,7 @@ import {
 import { Input } from '../../components/ui/input'
 import { FieldError, Label } from '../../components/ui/label'
 import { ApiError, api } from '../../lib/api'
-import { sessionQuery } from '../auth/session'
+import { useLeaveSignedOut } from '../auth/api'
 
 /** Texts of 'Meus dados' (not in the spec): ours, in the tone of the spec's toasts. */
 export const myDataTexts = {
@@ -74,35 +74,12 @@ async function downloadMyData(): Promise<string> {
   return filename
 }
 
-/**
- * Deletes the account, then leaves for the home page; the cached session is cleared only once this section has
- * unmounted (as signing out does), so the dashboard guard never sees a visitor and warns 'Acesso não autorizado'.
- */
+/** Deletes the account, then leaves for the home page signed out (useLeaveSignedOut). */
 function useDeleteAccount(leave: () => void) {
-  const queryClient = useQueryClient()
-  const mounted = useRef(false)
-  const clearOnUnmount = useRef(false)
-  const clearSession = useCallback(() => {
-    queryClient.setQueryData(sessionQuery().queryKey, null)
-    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'site-config' })
-  }, [queryClient])
-  useEffect(() => {
-    mounted.current = true
-    return () => {
-      mounted.current = false
-      if (clearOnUnmount.current) {
-        clearOnUnmount.current = false
-        clearSession()
-      }
-    }
-  }, [clearSession])
+  const leaveSignedOut = useLeaveSignedOut(leave)
   return useMutation({
     mutationFn: (password: string) => api.post('/api/profile/delete', { password }, okSchema),
-    onSuccess: () => {
-      if (!mounted.current) return clearSession()
-      clearOnUnmount.current = true
-      leave()
-    },
+    onSuccess: leaveSignedOut,
     meta: { feedback: myDataTexts.deleteAccount, inline: inlineCodes },
   })
 }

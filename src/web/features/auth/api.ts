@@ -100,12 +100,12 @@ export function useResetPassword() {
 }
 
 /**
- * Signs out and runs `leave` (navigating off the guarded pages); the session is cleared only once the calling
- * component has unmounted. Cleared earlier, the dashboard guard, still on screen while the router's transition
- * commits, would see a visitor without a session and warn 'Acesso não autorizado'. Call it in the layout that the
- * navigation removes.
+ * What to do once the session has ended on the server (sign-out, account deletion): run `leave` (navigating off
+ * the guarded pages) and clear the cached session only once the calling component has unmounted. Cleared earlier,
+ * the dashboard guard, still on screen while the router's transition commits, would see a visitor without a
+ * session and warn 'Acesso não autorizado'. Call it in a component that the navigation removes.
  */
-export function useSignOutAndLeave(leave: () => void) {
+export function useLeaveSignedOut(leave: () => void): () => void {
   const queryClient = useQueryClient()
   const mounted = useRef(false)
   const clearOnUnmount = useRef(false)
@@ -123,14 +123,20 @@ export function useSignOutAndLeave(leave: () => void) {
       }
     }
   }, [clearSession])
+  return () => {
+    // Already gone (the person navigated away meanwhile): no guard left to upset.
+    if (!mounted.current) return clearSession()
+    clearOnUnmount.current = true
+    leave()
+  }
+}
+
+/** Signs out, then leaves signed out (useLeaveSignedOut). Call it in the layout that the navigation removes. */
+export function useSignOutAndLeave(leave: () => void) {
+  const leaveSignedOut = useLeaveSignedOut(leave)
   return useMutation({
     mutationFn: () => api.post('/api/auth/sign-out', {}, okSchema),
-    onSuccess: () => {
-      // Already gone (the person navigated away meanwhile): no guard left to upset.
-      if (!mounted.current) return clearSession()
-      clearOnUnmount.current = true
-      leave()
-    },
+    onSuccess: leaveSignedOut,
     meta: { feedback: toasts.signOut },
   })
 }
