@@ -14,6 +14,7 @@ import {
   type FakeGraph,
   fakeGraphVerifyToken,
   inboundText,
+  isPng,
   postWebhook,
   startFakeGraph,
   statusUpdate,
@@ -29,6 +30,7 @@ import {
   notificationsOf,
 } from '../lifecycle/lifecycle-fixtures'
 import { billingTemplates, formatDateBR } from '../lifecycle/notification-templates'
+import { qrPng } from './chat.service'
 import { deliverNotifications, detectNotifications } from '../lifecycle/notifications.service'
 
 let t: TestApp
@@ -52,7 +54,9 @@ afterAll(async () => {
 })
 beforeEach(() => {
   graph.calls.length = 0
+  graph.uploads.length = 0
   graph.failNext.length = 0
+  graph.failNextUpload.length = 0
 })
 
 /** A fresh client address per request that counts against per-IP limits. */
@@ -373,12 +377,47 @@ describe('billing answered in the chat', () => {
     expect(texts[1]).toBe(dashboard.brCode)
     expect(await billingRows(maria.id)).toEqual(before)
 
+    // The QR Code goes as an image between the two texts: a PNG uploaded to the media endpoint, sent by its id.
+    expect(graph.uploads).toHaveLength(1)
+    const [upload] = graph.uploads
+    expect(upload!.fields).toMatchObject({ messaging_product: 'whatsapp', type: 'image/png' })
+    expect(upload!.file?.contentType).toBe('image/png')
+    expect(isPng(upload!.file!.bytes)).toBe(true)
+    expect(upload!.file!.bytes).toEqual(await qrPng(dashboard.brCode))
+    expect(graph.imagesTo(maria.phone)).toEqual([{ id: upload!.id, caption: 'QR Code PIX da fatura' }])
+    const order = graph.calls.filter((c) => c.id).map((c) => (c.url?.endsWith('/media') ? 'upload' : c.body.type))
+    expect(order).toEqual(['text', 'upload', 'image', 'text'])
+
     const kept = await messagesOf(maria.phone)
     const inbound = kept.find((m) => m.providerMessageId === id)
     expect(inbound).toMatchObject({ direction: 'inbound', userId: maria.id, body: '2ª Via', status: 'received' })
     const replies = kept.filter((m) => m.kind === 'reply')
     expect(replies.map((r) => r.body)).toEqual(texts)
     expect(replies.every((r) => r.userId === maria.id && r.providerMessageId?.startsWith('wamid.'))).toBe(true)
+    const images = kept.filter((m) => m.kind === 'image')
+    expect(images).toHaveLength(1)
+    expect(images[0]).toMatchObject({
+      direction: 'outbound',
+      userId: maria.id,
+      body: '[imagem: QR Code PIX] QR Code PIX da fatura',
+      status: 'accepted',
+    })
+    expect(images[0]!.providerMessageId).toMatch(/^wamid\./)
+  })
+
+  it('still sends the texts when the QR Code image cannot be uploaded, and keeps the failure', async () => {
+    const dashboard = (await get(t.app, `/api/payments/${checkout.payment.id}/pix`, maria.cookie)).json() as PixCharge
+    const before = (await messagesOf(maria.phone)).filter((m) => m.kind === 'image').length
+    graph.failNextUpload.push({ status: 400, code: 131053, message: '(#131053) Media upload error' })
+    const response = await postWebhook(t.app, inboundText({ from: maria.phone, text: 'boleto' }).payload)
+    expect(response.statusCode).toBe(200)
+    const texts = graph.textsTo(maria.phone)
+    expect(texts).toHaveLength(2)
+    expect(texts[1]).toBe(dashboard.brCode)
+    expect(graph.imagesTo(maria.phone)).toEqual([])
+    const images = (await messagesOf(maria.phone)).filter((m) => m.kind === 'image')
+    expect(images).toHaveLength(before + 1)
+    expect(images.find((m) => m.status === 'failed')).toMatchObject({ errorCode: 131053, providerMessageId: null })
   })
 
   it('handles a message id once even when Meta delivers the webhook twice', async () => {
