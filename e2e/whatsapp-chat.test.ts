@@ -7,6 +7,7 @@ import { parsePixBrCode } from '../src/domain/pix'
 import {
   type FakeGraph,
   inboundText,
+  isPng,
   postWebhook,
   startFakeGraph,
   statusUpdate,
@@ -111,6 +112,10 @@ describe('billing answered in the chat', () => {
     const texts = replies.map((c) => (c.body.text as { body: string }).body)
     expect(texts[0]).toMatch(/Valor: R\$\s99,00/)
     expect(texts[1]).toBe(dashboardCode)
+    // Between the two texts, the QR Code as an image: a PNG uploaded as media, sent by its id.
+    const [image] = graph.imagesTo(account.phone)
+    const upload = graph.uploads.find((u) => u.id === image?.id)
+    expect(upload?.file && isPng(upload.file.bytes)).toBe(true)
     await page.context().close()
 
     // The admin sees the conversation, with Meta's receipt, in the customer's message history.

@@ -21,13 +21,13 @@ import {
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
 import { withRefunds } from '../pix/pix-admin.service'
-import { withPspCharge, withPspCheckout, withPspUpgrade } from '../pix/pix-charge.service'
+import { withPspCheckout, withPspUpgrade } from '../pix/pix-charge.service'
 import {
   type BillingDeps,
   cancelSubscription,
   checkoutPix,
-  getPixCharge,
   getReceipt,
+  shownPixCharge,
   upgradeOptions,
   upgradeSubscription,
 } from './billing.service'
@@ -114,8 +114,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request) =>
-      withPspCharge(deps(request), await getPixCharge(deps(request), userOf(request), request.params.id)),
+    async (request) => shownPixCharge(deps(request), userOf(request).id, request.params.id),
   )
 
   app.post(

@@ -30,6 +30,7 @@ import type { Tx } from '../../db/client'
 import { type Actor, audit, systemActor } from '../audit/audit'
 import { toPlan } from '../plans/plans.repo'
 import { upgradeCardPending } from './card-upgrade.service'
+import { type PixDeps, withPspCharge } from '../pix/pix-charge.service'
 import { getPixSettings, newPixReference, pixChargeFor, requirePixConfig } from '../pix/pix-settings.repo'
 import { hitRateLimit } from '../rate-limit/rate-limit'
 import {
@@ -156,8 +157,21 @@ export async function listPayments(deps: BillingDeps, user: SessionUser): Promis
 }
 
 /** The BR Code of one of the user's open PIX invoices ('Pagar com PIX'). */
-export async function getPixCharge(deps: BillingDeps, user: SessionUser, paymentId: string): Promise<PixCharge> {
-  const row = await findUserPayment(deps.db, user.id, paymentId)
+/**
+ * The PIX code of a user's open invoice exactly as the dashboard's 'Pagar com PIX' shows it (GET
+ * /api/payments/:id/pix): the static code, or with PIX_PROVIDER=api-pix the PSP charge's pixCopiaECola. The chat's
+ * '2ª via' answer goes through here too, so both always show the same code.
+ */
+export async function shownPixCharge(
+  deps: BillingDeps & PixDeps,
+  userId: string,
+  paymentId: string,
+): Promise<PixCharge> {
+  return withPspCharge(deps, await pixChargeOfUser(deps, userId, paymentId))
+}
+
+async function pixChargeOfUser(deps: BillingDeps, userId: string, paymentId: string): Promise<PixCharge> {
+  const row = await findUserPayment(deps.db, userId, paymentId)
   if (!row) throw new DomainError('payment_not_found')
   const { payment } = row
   if (payment.paymentMethod !== 'pix' || !isOpen(payment.status)) throw new DomainError('payment_not_pending')

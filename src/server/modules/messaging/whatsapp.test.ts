@@ -8,8 +8,10 @@ import {
   type FakeGraph,
   fakeGraphPhoneNumberId,
   fakeGraphToken,
+  isPng,
   startFakeGraph,
 } from '../../test/fake-graph/fake-graph'
+import { qrPng } from '../whatsapp/chat.service'
 import { createWhatsAppSender, isTemplateError, WhatsAppApiError } from './whatsapp'
 
 const silentLog = { info: () => {} }
@@ -146,6 +148,47 @@ describe('WhatsApp Cloud API sender', () => {
     expect(isTemplateError(new WhatsAppApiError('x', 400, 131026))).toBe(false)
   })
 
+  it('uploads a PNG to /{phone-number-id}/media (multipart) and sends it as an image message by its id', async () => {
+    const sender = createWhatsAppSender({
+      token: goodToken,
+      phoneNumberId,
+      apiUrl,
+      outboxPath: path.join(tempDir, 'unused.jsonl'),
+      production: true,
+      log: silentLog,
+    })
+    const png = await qrPng('00020126-teste')
+    const uploadsBefore = graph.uploads.length
+
+    const sent = await sender.sendImage?.('5585999990001', png, 'QR Code PIX da fatura')
+
+    expect(graph.uploads).toHaveLength(uploadsBefore + 1)
+    const upload = graph.uploads.at(-1)!
+    expect(upload.fields).toEqual({ messaging_product: 'whatsapp', type: 'image/png' })
+    expect(upload.file).toMatchObject({ contentType: 'image/png' })
+    expect(isPng(upload.file!.bytes)).toBe(true)
+    expect(upload.file!.bytes).toEqual(png)
+    expect(graph.imagesTo('5585999990001')).toEqual([{ id: upload.id, caption: 'QR Code PIX da fatura' }])
+    expect(sent?.id).toMatch(/^wamid\./)
+  })
+
+  it("rejects an image whose upload Meta refuses, with Meta's code, and sends no message", async () => {
+    const sender = createWhatsAppSender({
+      token: goodToken,
+      phoneNumberId,
+      apiUrl,
+      outboxPath: path.join(tempDir, 'unused.jsonl'),
+      production: true,
+      log: silentLog,
+    })
+    graph.failNextUpload.push({ status: 400, code: 131053, message: '(#131053) Media upload error' })
+
+    const error = await sender.sendImage?.('5585999990002', await qrPng('x'), 'QR').catch((e: unknown) => e)
+
+    expect(error).toMatchObject({ status: 400, graphCode: 131053 })
+    expect(graph.imagesTo('5585999990002')).toEqual([])
+  })
+
   it('rejects when the API cannot be reached', async () => {
     const sender = createWhatsAppSender({
       token: goodToken,
@@ -184,6 +227,21 @@ describe('WhatsApp dev outbox', () => {
     ])
     expect(entries[0]?.text.match(/\b\d{6}\b/)?.[0]).toBe('654321')
     expect(logged).toHaveLength(1)
+  })
+
+  it('writes a line saying the QR Code image was sent, with its caption (not the bytes)', async () => {
+    const outboxPath = path.join(tempDir, 'image-outbox.jsonl')
+    const sender = createWhatsAppSender({ apiUrl, outboxPath, production: false, log: silentLog })
+
+    await sender.sendImage?.('5585999990000', await qrPng('x'), 'QR Code PIX da fatura')
+
+    expect(await readOutbox(outboxPath)).toEqual([
+      expect.objectContaining({
+        channel: 'whatsapp',
+        to: '5585999990000',
+        text: '[imagem: QR Code PIX] QR Code PIX da fatura',
+      }),
+    ])
   })
 
   it('refuses to start in production without the Cloud API configured', () => {

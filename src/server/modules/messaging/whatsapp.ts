@@ -25,6 +25,9 @@ export interface WhatsAppSender {
   sendCode?(to: string, code: string): Promise<SendResult | void>
   // biome-ignore lint/suspicious/noConfusingVoidType: a hand-made sender (tests) may return nothing
   sendTemplate?(to: string, template: TemplatePayload, fallbackText: string): Promise<SendResult | void>
+  /** An image (PNG bytes) with a caption: uploaded to the Cloud API's media endpoint, then sent by its id. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hand-made sender (tests) may return nothing
+  sendImage?(to: string, png: Uint8Array, caption: string): Promise<SendResult | void>
 }
 
 /** Meta's authentication template with its copy-code button: the code is the body parameter and the button's. */
@@ -82,6 +85,22 @@ export async function sendTextWith(sender: WhatsAppSender, to: string, text: str
   return (await sender.send(to, text)) ?? {}
 }
 
+/** Sends a PNG with its caption; null when the sender cannot send images (a hand-made test sender). */
+export async function sendImageWith(
+  sender: WhatsAppSender,
+  to: string,
+  png: Uint8Array,
+  caption: string,
+): Promise<SendResult | null> {
+  if (!sender.sendImage) return null
+  return (await sender.sendImage(to, png, caption)) ?? {}
+}
+
+/** What the dev outbox (and the kept message) says for an image: the bytes are not written anywhere. */
+export function imageOutboxText(caption: string): string {
+  return `[imagem: QR Code PIX] ${caption}`
+}
+
 export interface WhatsAppSenderOptions {
   token?: string | undefined
   phoneNumberId?: string | undefined
@@ -120,6 +139,8 @@ const graphErrorSchema = z.object({
   }),
 })
 
+const graphMediaSchema = z.object({ id: z.string().min(1) })
+
 const graphSendResultSchema = z.object({
   messages: z.array(z.object({ id: z.string() })).optional(),
 })
@@ -144,18 +165,23 @@ export function createWhatsAppSender(opts: WhatsAppSenderOptions): WhatsAppSende
     send: outbox,
     sendCode: (to, code) => outbox(to, verificationCodeWhatsApp(code).text),
     sendTemplate: (to, _template, fallbackText) => outbox(to, fallbackText),
+    sendImage: (to, _png, caption) => outbox(to, imageOutboxText(caption)),
   }
 }
 
 function cloudApiSender(opts: WhatsAppSenderOptions & { token: string; phoneNumberId: string }): WhatsAppSender {
-  const endpoint = `${opts.apiUrl.replace(/\/+$/, '')}/${encodeURIComponent(opts.phoneNumberId)}/messages`
-  const post = async (to: string, message: Record<string, unknown>): Promise<SendResult> => {
+  const base = `${opts.apiUrl.replace(/\/+$/, '')}/${encodeURIComponent(opts.phoneNumberId)}`
+  /** One Graph API call: the JSON answer, or a WhatsAppApiError with Meta's error code. */
+  const call = async (url: string, init: { body: string | FormData; json: boolean }): Promise<unknown> => {
     let response: Response
     try {
-      response = await fetch(endpoint, {
+      response = await fetch(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...message }),
+        headers: {
+          authorization: `Bearer ${opts.token}`,
+          ...(init.json ? { 'content-type': 'application/json' } : {}),
+        },
+        body: init.body,
         signal: AbortSignal.timeout(requestTimeoutMs),
       })
     } catch (error) {
@@ -173,6 +199,13 @@ function cloudApiSender(opts: WhatsAppSenderOptions & { token: string; phoneNumb
         graph.success ? graph.data.error.code : undefined,
       )
     }
+    return json
+  }
+  const post = async (to: string, message: Record<string, unknown>): Promise<SendResult> => {
+    const json = await call(`${base}/messages`, {
+      body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, ...message }),
+      json: true,
+    })
     const result = graphSendResultSchema.safeParse(json)
     const id = result.success ? result.data.messages?.[0]?.id : undefined
     // Only the id: the text may hold a verification code, which must stay out of production logs.
@@ -188,6 +221,16 @@ function cloudApiSender(opts: WhatsAppSenderOptions & { token: string; phoneNumb
         template: authenticationTemplate(opts.authTemplate ?? 'codigo_verificacao', language, code),
       }),
     sendTemplate: (to, template) => post(to, { type: 'template', template }),
+    // No public URL needed: the PNG is uploaded to the media endpoint (multipart) and the message names its id.
+    sendImage: async (to, png, caption) => {
+      const form = new FormData()
+      form.append('messaging_product', 'whatsapp')
+      form.append('type', 'image/png')
+      form.append('file', new Blob([Uint8Array.from(png)], { type: 'image/png' }), 'qrcode-pix.png')
+      const uploaded = graphMediaSchema.safeParse(await call(`${base}/media`, { body: form, json: false }))
+      if (!uploaded.success) throw new WhatsAppApiError('WhatsApp Cloud API não devolveu o id da imagem enviada')
+      return post(to, { type: 'image', image: { id: uploaded.data.id, caption } })
+    },
   }
 }
 

@@ -1,9 +1,11 @@
 // Billing answered in the chat (issue 16): a customer's WhatsApp message is kept, understood (a few intents, see
 // domain/whatsapp-intents.ts) and answered with free-form text, which Meta delivers because the customer's message
-// has just opened the 24-hour window. Nothing here changes a subscription or a payment: 'cancelar' only links the
-// dashboard's cancel flow.
+// has just opened the 24-hour window; '2ª via' also sends the invoice's QR Code as an image. Nothing here changes a
+// subscription or a payment: 'cancelar' only links the dashboard's cancel flow.
 import { and, asc, desc, eq, inArray } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
+import QRCode from 'qrcode'
+import { DomainError } from '../../../domain/errors'
 import { formatBRL } from '../../../domain/money'
 import { subscriptionStatusLabel } from '../../../domain/subscription-status'
 import { parseWhatsAppIntent, type WhatsAppIntent } from '../../../domain/whatsapp-intents'
@@ -12,13 +14,13 @@ import type { Executor } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { openPaymentStatuses } from '../billing/billing.repo'
+import { shownPixCharge } from '../billing/billing.service'
 import { formatDateBR } from '../lifecycle/notification-templates'
-import { sendTextWith, WhatsAppApiError } from '../messaging/whatsapp'
-import { getPixSettings, pixChargeFor } from '../pix/pix-settings.repo'
+import { imageOutboxText, sendImageWith, sendTextWith, WhatsAppApiError } from '../messaging/whatsapp'
 import { hitRateLimit, type RateRule } from '../rate-limit/rate-limit'
 import { findCustomerByNumber, recordInbound, recordOutbound } from './messages.repo'
 
-export type ChatDeps = Pick<AppContext, 'db' | 'whatsapp' | 'config' | 'now'> & {
+export type ChatDeps = Pick<AppContext, 'db' | 'whatsapp' | 'config' | 'now' | 'card' | 'pix'> & {
   log: { warn(obj: object, msg: string): void }
 }
 
@@ -80,19 +82,34 @@ async function openPixInvoice(db: Executor, userId: string) {
   return row ?? null
 }
 
-/** The invoice answer: the summary, then the BR Code alone in its own message so that it copies whole. */
-async function invoiceReplies(deps: ChatDeps, userId: string): Promise<string[]> {
+/** An answer: a text, or the QR Code image of a BR Code (rendered here, sent with its caption). */
+type Reply = { type: 'text'; text: string } | { type: 'qr'; brCode: string; caption: string }
+
+const text = (value: string): Reply => ({ type: 'text', text: value })
+
+export const qrCaption = 'QR Code PIX da fatura'
+
+/** The BR Code as a PNG QR Code, about 400x400, that a banking app reads from the chat. */
+export async function qrPng(brCode: string): Promise<Buffer> {
+  return QRCode.toBuffer(brCode, { type: 'png', width: 400, margin: 2, errorCorrectionLevel: 'M' })
+}
+
+/**
+ * The invoice answer: the summary, the QR Code image, then the BR Code alone in its own message so that it copies
+ * whole. The code is the dashboard's (shownPixCharge: the static code, or the PSP charge's with api-pix).
+ */
+async function invoiceReplies(deps: ChatDeps, userId: string): Promise<Reply[]> {
   const l = links(deps.config)
   const open = await openPixInvoice(deps.db, userId)
-  if (!open) return [`Você não tem nenhuma fatura PIX em aberto. Seus pagamentos: ${l.payments}`]
+  if (!open) return [text(`Você não tem nenhuma fatura PIX em aberto. Seus pagamentos: ${l.payments}`)]
   const planName = (open.targetPlan ?? open.plan).name
-  const settings = await getPixSettings(deps.db)
   let brCode: string | null = null
   try {
-    // The same function and inputs as the dashboard's 'Pagar com PIX', so the code is the one it shows.
-    if (settings) brCode = pixChargeFor(settings, open.payment, planName).brCode
-  } catch {
-    brCode = null // PIX settings incomplete: the summary links the dashboard instead
+    brCode = (await shownPixCharge(deps, userId, open.payment.id)).brCode
+  } catch (error) {
+    // PIX settings incomplete (or the invoice closed meanwhile): the summary links the dashboard instead
+    if (!(error instanceof DomainError)) throw error
+    brCode = null
   }
   const summary = [
     `Fatura do plano ${planName}`,
@@ -100,11 +117,11 @@ async function invoiceReplies(deps: ChatDeps, userId: string): Promise<string[]>
     `Vencimento: ${formatDateBR(open.payment.dueDate)}`,
     '',
     brCode
-      ? 'Copie o código PIX copia e cola da próxima mensagem e cole no app do seu banco.'
+      ? 'Leia o QR Code da próxima mensagem ou copie o código PIX copia e cola que vem depois dela e cole no app do seu banco.'
       : 'O código PIX não está disponível agora.',
     `Você também pode pagar pelo painel: ${l.payments}`,
   ].join('\n')
-  return brCode ? [summary, brCode] : [summary]
+  return brCode ? [text(summary), { type: 'qr', brCode, caption: qrCaption }, text(brCode)] : [text(summary)]
 }
 
 async function statusReply(deps: ChatDeps, userId: string): Promise<string> {
@@ -136,21 +153,23 @@ async function statusReply(deps: ChatDeps, userId: string): Promise<string> {
   return lines.join('\n')
 }
 
-async function customerReplies(deps: ChatDeps, userId: string, intent: WhatsAppIntent): Promise<string[]> {
+async function customerReplies(deps: ChatDeps, userId: string, intent: WhatsAppIntent): Promise<Reply[]> {
   switch (intent) {
     case 'invoice':
       return invoiceReplies(deps, userId)
     case 'status':
-      return [await statusReply(deps, userId)]
+      return [text(await statusReply(deps, userId))]
     case 'cancel':
       return [
-        [
-          `Para cancelar a sua assinatura, acesse o painel: ${links(deps.config).cancel}`,
-          'Por segurança, o cancelamento é feito só pelo painel, com você conectado à sua conta; por aqui nada é cancelado.',
-        ].join('\n'),
+        text(
+          [
+            `Para cancelar a sua assinatura, acesse o painel: ${links(deps.config).cancel}`,
+            'Por segurança, o cancelamento é feito só pelo painel, com você conectado à sua conta; por aqui nada é cancelado.',
+          ].join('\n'),
+        ),
       ]
     case 'menu':
-      return [menuText(deps.config)]
+      return [text(menuText(deps.config))]
   }
 }
 
@@ -176,33 +195,64 @@ export async function handleInbound(deps: ChatDeps, message: InboundMessage): Pr
   }
   const replies = customer
     ? await customerReplies(deps, customer.id, message.text === null ? 'menu' : parseWhatsAppIntent(message.text))
-    : [signupText(deps.config)]
-  for (const text of replies) {
+    : [text(signupText(deps.config))]
+  const userId = customer?.id ?? null
+  for (const reply of replies) {
+    if (reply.type === 'qr') {
+      await sendQr(deps, userId, message.from, reply)
+      continue
+    }
     try {
-      const sent = await sendTextWith(deps.whatsapp, message.from, text)
+      const sent = await sendTextWith(deps.whatsapp, message.from, reply.text)
       await recordOutbound(deps.db, {
-        userId: customer?.id ?? null,
+        userId,
         phone: message.from,
         kind: 'reply',
-        body: text,
+        body: reply.text,
         providerMessageId: sent.id,
         status: 'accepted',
         now: deps.now(),
       })
     } catch (error) {
       deps.log.warn({ err: error, to: message.from }, 'whatsapp chat reply failed')
-      await recordOutbound(deps.db, {
-        userId: customer?.id ?? null,
-        phone: message.from,
-        kind: 'reply',
-        body: text,
-        status: 'failed',
-        errorCode: error instanceof WhatsAppApiError ? error.graphCode : null,
-        errorTitle: (error instanceof Error ? error.message : String(error)).slice(0, 300),
-        now: deps.now(),
-      })
+      await recordFailed(deps, { userId, phone: message.from, kind: 'reply', body: reply.text }, error)
       return 'send_failed'
     }
   }
   return 'replied'
+}
+
+/** The QR Code image; a failure (rendering, upload, send) is logged and kept, and the texts still go out. */
+async function sendQr(deps: ChatDeps, userId: string | null, to: string, reply: Reply & { type: 'qr' }) {
+  const body = imageOutboxText(reply.caption)
+  try {
+    const sent = await sendImageWith(deps.whatsapp, to, await qrPng(reply.brCode), reply.caption)
+    if (!sent) return // a sender without images (hand-made test sender): the code goes as text only
+    await recordOutbound(deps.db, {
+      userId,
+      phone: to,
+      kind: 'image',
+      body,
+      providerMessageId: sent.id,
+      status: 'accepted',
+      now: deps.now(),
+    })
+  } catch (error) {
+    deps.log.warn({ err: error, to }, 'whatsapp chat QR Code image failed; the code still goes as text')
+    await recordFailed(deps, { userId, phone: to, kind: 'image', body }, error)
+  }
+}
+
+async function recordFailed(
+  deps: ChatDeps,
+  r: { userId: string | null; phone: string; kind: 'reply' | 'image'; body: string },
+  error: unknown,
+) {
+  await recordOutbound(deps.db, {
+    ...r,
+    status: 'failed',
+    errorCode: error instanceof WhatsAppApiError ? error.graphCode : null,
+    errorTitle: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+    now: deps.now(),
+  })
 }

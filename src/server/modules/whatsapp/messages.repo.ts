@@ -9,7 +9,7 @@ import { type WhatsAppMessageStatus, whatsappMessageStatuses, whatsappMessages }
 export type OutboundRecord = {
   userId: string | null
   phone: string
-  kind: 'code' | 'notification' | 'reply'
+  kind: 'code' | 'notification' | 'reply' | 'image'
   body: string
   template?: string | null
   providerMessageId?: string | null | undefined

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { PixCheckoutResult, PixCharge } from '../../../domain/contracts/billing'
 import type { AdminWhatsAppMessage, CodeStatus } from '../../../domain/contracts/whatsapp'
 import { formatBRL } from '../../../domain/money'
+import { pixTxidFor } from '../../../domain/pix-txid'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
@@ -14,10 +15,12 @@ import {
   type FakeGraph,
   fakeGraphVerifyToken,
   inboundText,
+  isPng,
   postWebhook,
   startFakeGraph,
   statusUpdate,
 } from '../../test/fake-graph/fake-graph'
+import { type FakePsp, startFakePsp } from '../../test/fake-psp/fake-psp'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { get, lastEmailLink, origin, responseCookies, signIn, type TestUser, uniquePhone } from '../../test/users'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
@@ -29,6 +32,7 @@ import {
   notificationsOf,
 } from '../lifecycle/lifecycle-fixtures'
 import { billingTemplates, formatDateBR } from '../lifecycle/notification-templates'
+import { qrPng } from './chat.service'
 import { deliverNotifications, detectNotifications } from '../lifecycle/notifications.service'
 
 let t: TestApp
@@ -52,7 +56,9 @@ afterAll(async () => {
 })
 beforeEach(() => {
   graph.calls.length = 0
+  graph.uploads.length = 0
   graph.failNext.length = 0
+  graph.failNextUpload.length = 0
 })
 
 /** A fresh client address per request that counts against per-IP limits. */
@@ -61,8 +67,8 @@ function nextIp(): string {
   return `10.16.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
 }
 
-function postFrom(url: string, payload: unknown, cookie?: string) {
-  return t.app.inject({
+function postFrom(url: string, payload: unknown, cookie?: string, app: TestApp = t) {
+  return app.app.inject({
     method: 'POST',
     url,
     payload: payload as Record<string, unknown>,
@@ -81,11 +87,11 @@ function codeSentTo(phone: string): string {
 }
 
 /** Sign-up through the API with the code read from the fake Graph API (not the outbox), signed in. */
-async function signUpCustomer(name: string): Promise<TestUser> {
+async function signUpCustomer(name: string, app: TestApp = t): Promise<TestUser> {
   const phone = uniquePhone()
   const email = `wa${phone}@example.com`
   const password = 'senha-segura-123'
-  const sent = await postFrom('/api/whatsapp/send-code', { phone_number: phone })
+  const sent = await postFrom('/api/whatsapp/send-code', { phone_number: phone }, undefined, app)
   expect(sent.statusCode).toBe(200)
   // The verification belongs to the browser that asked for the code (its cookie).
   const browser = responseCookies(sent)
@@ -93,18 +99,20 @@ async function signUpCustomer(name: string): Promise<TestUser> {
     '/api/whatsapp/verify-code',
     { phone_number: phone, code: codeSentTo(phone) },
     browser,
+    app,
   )
   expect(verified.statusCode, verified.body).toBe(200)
   const signUp = await postFrom(
     '/api/auth/sign-up',
     { name, companyName: 'Loja', whatsappNumber: phone, email, password },
     browser,
+    app,
   )
   expect(signUp.statusCode, signUp.body).toBe(201)
-  const link = new URL(await lastEmailLink(t.outboxPath, email, /verify-email/))
-  expect((await t.app.inject({ method: 'GET', url: link.pathname + link.search })).statusCode).toBe(302)
-  const cookie = await signIn(t.app, email, password)
-  const [row] = await t.database.db.select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email))
+  const link = new URL(await lastEmailLink(app.outboxPath, email, /verify-email/))
+  expect((await app.app.inject({ method: 'GET', url: link.pathname + link.search })).statusCode).toBe(302)
+  const cookie = await signIn(app.app, email, password)
+  const [row] = await app.database.db.select({ id: profiles.id }).from(profiles).where(eq(profiles.email, email))
   return { id: row!.id, email, password, phone, cookie }
 }
 
@@ -373,12 +381,47 @@ describe('billing answered in the chat', () => {
     expect(texts[1]).toBe(dashboard.brCode)
     expect(await billingRows(maria.id)).toEqual(before)
 
+    // The QR Code goes as an image between the two texts: a PNG uploaded to the media endpoint, sent by its id.
+    expect(graph.uploads).toHaveLength(1)
+    const [upload] = graph.uploads
+    expect(upload!.fields).toMatchObject({ messaging_product: 'whatsapp', type: 'image/png' })
+    expect(upload!.file?.contentType).toBe('image/png')
+    expect(isPng(upload!.file!.bytes)).toBe(true)
+    expect(upload!.file!.bytes).toEqual(await qrPng(dashboard.brCode))
+    expect(graph.imagesTo(maria.phone)).toEqual([{ id: upload!.id, caption: 'QR Code PIX da fatura' }])
+    const order = graph.calls.filter((c) => c.id).map((c) => (c.url?.endsWith('/media') ? 'upload' : c.body.type))
+    expect(order).toEqual(['text', 'upload', 'image', 'text'])
+
     const kept = await messagesOf(maria.phone)
     const inbound = kept.find((m) => m.providerMessageId === id)
     expect(inbound).toMatchObject({ direction: 'inbound', userId: maria.id, body: '2ª Via', status: 'received' })
     const replies = kept.filter((m) => m.kind === 'reply')
     expect(replies.map((r) => r.body)).toEqual(texts)
     expect(replies.every((r) => r.userId === maria.id && r.providerMessageId?.startsWith('wamid.'))).toBe(true)
+    const images = kept.filter((m) => m.kind === 'image')
+    expect(images).toHaveLength(1)
+    expect(images[0]).toMatchObject({
+      direction: 'outbound',
+      userId: maria.id,
+      body: '[imagem: QR Code PIX] QR Code PIX da fatura',
+      status: 'accepted',
+    })
+    expect(images[0]!.providerMessageId).toMatch(/^wamid\./)
+  })
+
+  it('still sends the texts when the QR Code image cannot be uploaded, and keeps the failure', async () => {
+    const dashboard = (await get(t.app, `/api/payments/${checkout.payment.id}/pix`, maria.cookie)).json() as PixCharge
+    const before = (await messagesOf(maria.phone)).filter((m) => m.kind === 'image').length
+    graph.failNextUpload.push({ status: 400, code: 131053, message: '(#131053) Media upload error' })
+    const response = await postWebhook(t.app, inboundText({ from: maria.phone, text: 'boleto' }).payload)
+    expect(response.statusCode).toBe(200)
+    const texts = graph.textsTo(maria.phone)
+    expect(texts).toHaveLength(2)
+    expect(texts[1]).toBe(dashboard.brCode)
+    expect(graph.imagesTo(maria.phone)).toEqual([])
+    const images = (await messagesOf(maria.phone)).filter((m) => m.kind === 'image')
+    expect(images).toHaveLength(before + 1)
+    expect(images.find((m) => m.status === 'failed')).toMatchObject({ errorCode: 131053, providerMessageId: null })
   })
 
   it('handles a message id once even when Meta delivers the webhook twice', async () => {
@@ -468,6 +511,41 @@ describe('billing answered in the chat', () => {
     expect(response.statusCode).toBe(200)
     const data = response.json() as { whatsappMessages: { body: string; direction: string }[] }
     expect(data.whatsappMessages.some((m) => m.direction === 'inbound' && m.body === '2ª Via')).toBe(true)
+  })
+})
+
+describe("billing answered in the chat with PIX_PROVIDER=api-pix (the PSP's code)", () => {
+  let pspApp: TestApp
+  let psp: FakePsp
+
+  beforeAll(async () => {
+    psp = await startFakePsp()
+    pspApp = await createTestApp({ env: { ...graph.env(), ...psp.env() } })
+    await seedPlans(pspApp.database.db)
+    await configurePix(pspApp.database.db, { pixKey: psp.merchantKey })
+  })
+  afterAll(async () => {
+    await pspApp?.close()
+    await psp?.stop()
+  })
+
+  it("answers '2ª via' with the PSP charge's copy-and-paste code, the one the dashboard shows, and its QR Code", async () => {
+    const ana = await signUpCustomer('Ana PSP', pspApp)
+    const response = await postFrom('/api/checkout/pix', { plan_id: 'plan_basic' }, ana.cookie, pspApp)
+    expect(response.statusCode, response.body).toBe(200)
+    const { payment } = response.json() as PixCheckoutResult
+    const dashboard = (await get(pspApp.app, `/api/payments/${payment.id}/pix`, ana.cookie)).json() as PixCharge
+    const charge = psp.charge(pixTxidFor(payment.id)) as { pixCopiaECola: string }
+    expect(dashboard.brCode).toBe(charge.pixCopiaECola)
+    graph.calls.length = 0
+
+    await postWebhook(pspApp.app, inboundText({ from: ana.phone, text: 'fatura' }).payload)
+    const texts = graph.textsTo(ana.phone)
+    expect(texts).toHaveLength(2)
+    expect(texts[1]).toBe(charge.pixCopiaECola)
+    expect(graph.uploads).toHaveLength(1)
+    expect(graph.uploads[0]!.file!.bytes).toEqual(await qrPng(charge.pixCopiaECola))
+    expect(graph.imagesTo(ana.phone)).toEqual([{ id: graph.uploads[0]!.id, caption: 'QR Code PIX da fatura' }])
   })
 })
 

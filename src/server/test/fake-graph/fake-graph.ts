@@ -1,5 +1,5 @@
 // A local fake of Meta's Graph API (WhatsApp Cloud API) for tests: it records POST /{phone-number-id}/messages
-// calls, answers like Meta (wamid ids; template errors with Meta's error body), and builds and posts signed inbound
+// calls and POST /{phone-number-id}/media uploads (multipart, as Meta takes them), answers like Meta (wamid ids; template errors with Meta's error body), and builds and posts signed inbound
 // and status webhooks to the app, the way Meta signs them (X-Hub-Signature-256 over the raw body).
 import { createHmac, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
@@ -21,6 +21,13 @@ export type GraphCall = {
   id?: string
 }
 
+/** A media upload (POST /{phone-number-id}/media): its form fields and the file's bytes. */
+export type MediaUpload = {
+  id: string
+  fields: Record<string, string>
+  file: { filename: string | null; contentType: string | null; bytes: Buffer } | null
+}
+
 export type GraphError = { status: number; code: number; message: string; details?: string }
 
 /** An approved template: how many body parameters it takes and whether it has a copy-code (URL) button. */
@@ -29,14 +36,20 @@ export type ApprovedTemplate = { bodyParams: number; urlButton?: boolean }
 export type FakeGraph = {
   apiUrl: string
   calls: GraphCall[]
+  /** Media uploads accepted, in order (only image/png and image/jpeg files are accepted, like Meta's image type). */
+  uploads: MediaUpload[]
   /** Approved templates by name; a template call outside it is refused like Meta does (132001). */
   templates: Map<string, ApprovedTemplate>
   /** The next calls fail with these errors, in order (e.g. 131026 for an undeliverable message). */
   failNext: GraphError[]
+  /** The next media uploads fail with these errors, in order (the messages still go through). */
+  failNextUpload: GraphError[]
   /** The env vars that point the app at this fake. */
   env(): Record<string, string>
   /** Text messages sent to a number, in order. */
   textsTo(to: string): string[]
+  /** Image messages sent to a number (accepted), in order: the media id and the caption. */
+  imagesTo(to: string): { id: string; caption: string | undefined }[]
   close(): Promise<void>
 }
 
@@ -44,10 +57,47 @@ function wamid(): string {
   return `wamid.${randomBytes(24).toString('base64url')}`
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of request) chunks.push(Buffer.from(chunk))
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
+}
+
+/** Enough of multipart/form-data for the media upload: text fields and one file part. */
+export function parseMultipart(raw: Buffer, contentType: string): Omit<MediaUpload, 'id'> | null {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType)
+  const marker = boundary?.[1] ?? boundary?.[2]
+  if (!marker) return null
+  const delimiter = Buffer.from(`--${marker}`)
+  const fields: Record<string, string> = {}
+  let file: MediaUpload['file'] = null
+  let start = raw.indexOf(delimiter)
+  while (start !== -1) {
+    const partStart = start + delimiter.length
+    if (raw.subarray(partStart, partStart + 2).toString() === '--') break
+    const next = raw.indexOf(delimiter, partStart)
+    if (next === -1) break
+    const part = raw.subarray(partStart + 2, next - 2) // skip the CRLF after the delimiter and before the next
+    const headerEnd = part.indexOf('\r\n\r\n')
+    if (headerEnd !== -1) {
+      const headers = part.subarray(0, headerEnd).toString('utf8')
+      const content = part.subarray(headerEnd + 4)
+      const name = /name="([^"]*)"/i.exec(headers)?.[1]
+      const filename = /filename="([^"]*)"/i.exec(headers)?.[1] ?? null
+      const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim() ?? null
+      if (name === 'file') file = { filename, contentType: type, bytes: Buffer.from(content) }
+      else if (name) fields[name] = content.toString('utf8')
+    }
+    start = next
+  }
+  return { fields, file }
+}
+
+const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+/** True when the bytes start with the PNG signature (89 50 4E 47 0D 0A 1A 0A). */
+export function isPng(bytes: Buffer): boolean {
+  return bytes.subarray(0, pngSignature.length).equals(pngSignature)
 }
 
 /** Meta's error body for an API error. */
@@ -93,10 +143,15 @@ export async function startFakeGraph(
   options: { templates?: Record<string, ApprovedTemplate> } = {},
 ): Promise<FakeGraph> {
   const calls: GraphCall[] = []
+  const uploads: MediaUpload[] = []
+  const failNextUpload: GraphError[] = []
   const failNext: GraphError[] = []
   const templates = new Map<string, ApprovedTemplate>(Object.entries(options.templates ?? {}))
   const server: Server = createServer(async (request, response) => {
-    const raw = await readBody(request)
+    const rawBytes = await readBody(request)
+    const contentType = request.headers['content-type'] ?? ''
+    const multipart = contentType.toLowerCase().startsWith('multipart/form-data')
+    const raw = multipart ? '' : rawBytes.toString('utf8')
     let body: Record<string, unknown> = {}
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {}
@@ -117,10 +172,31 @@ export async function startFakeGraph(
     }
     if (request.headers.authorization !== `Bearer ${fakeGraphToken}`)
       return fail({ status: 401, code: 190, message: 'Invalid OAuth access token - Cannot parse access token' })
-    if (request.method !== 'POST' || request.url !== `/v21.0/${fakeGraphPhoneNumberId}/messages`)
+    const media = request.url === `/v21.0/${fakeGraphPhoneNumberId}/media`
+    if (request.method !== 'POST' || (!media && request.url !== `/v21.0/${fakeGraphPhoneNumberId}/messages`))
       return fail({ status: 404, code: 2500, message: 'Unknown path components' })
     const planned = failNext.shift()
     if (planned) return fail(planned)
+    if (media) {
+      const uploadError = failNextUpload.shift()
+      if (uploadError) return fail(uploadError)
+      const form = multipart ? parseMultipart(rawBytes, contentType) : null
+      call.body = form ? { ...form.fields, file: form.file?.filename ?? null } : {}
+      const mime = form?.file?.contentType ?? ''
+      if (!form?.file || form.fields.messaging_product !== 'whatsapp' || !['image/png', 'image/jpeg'].includes(mime))
+        return fail({ status: 400, code: 100, message: '(#100) Invalid parameter' })
+      if (mime === 'image/png' && !isPng(form.file.bytes))
+        return fail({ status: 400, code: 131053, message: '(#131053) Media upload error' })
+      const id = String(1_000_000_000_000 + uploads.length + Math.floor(Math.random() * 1e9))
+      uploads.push({ id, fields: form.fields, file: form.file })
+      call.id = id
+      return response.end(JSON.stringify({ id }))
+    }
+    if (body.type === 'image') {
+      const image = body.image as { id?: unknown } | undefined
+      if (typeof image?.id !== 'string' || !uploads.some((u) => u.id === image.id))
+        return fail({ status: 400, code: 131053, message: '(#131053) Media upload error', details: 'unknown media id' })
+    }
     if (body.type === 'template') {
       const error = templateError(body, templates)
       if (error) return fail(error)
@@ -142,8 +218,10 @@ export async function startFakeGraph(
   return {
     apiUrl,
     calls,
+    uploads,
     templates,
     failNext,
+    failNextUpload,
     env: () => ({
       WHATSAPP_TOKEN: fakeGraphToken,
       WHATSAPP_PHONE_NUMBER_ID: fakeGraphPhoneNumberId,
@@ -155,6 +233,13 @@ export async function startFakeGraph(
       calls
         .filter((c) => c.id && c.body.to === to && c.body.type === 'text')
         .map((c) => String((c.body.text as { body?: unknown } | undefined)?.body ?? '')),
+    imagesTo: (to) =>
+      calls
+        .filter((c) => c.id && c.body.to === to && c.body.type === 'image')
+        .map((c) => {
+          const image = c.body.image as { id: string; caption?: string }
+          return { id: image.id, caption: image.caption }
+        }),
     close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
   }
 }

@@ -21,6 +21,7 @@ const kindLabel: Record<string, string> = {
   code: 'Código de verificação',
   notification: 'Aviso de cobrança',
   reply: 'Resposta no chat',
+  image: 'Imagem no chat',
   message: 'Mensagem do cliente',
 }
 
