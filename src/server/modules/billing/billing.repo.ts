@@ -61,16 +61,6 @@ export function toPayment(row: PaymentRow, plan: Pick<PlanRow, 'id' | 'name' | '
   }
 }
 
-/** The user's subscriptions with their plans, newest first. */
-export function listUserSubscriptions(db: Executor, userId: string) {
-  return db
-    .select({ subscription: subscriptions, plan: plans })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-}
-
 /** One subscription of the user (someone else's id finds nothing, like a missing one). */
 export async function findUserSubscription(db: Executor, userId: string, id: string) {
   const [row] = await db
@@ -157,20 +147,6 @@ export async function updateSubscription(
   const [row] = await tx.update(subscriptions).set(values).where(eq(subscriptions.id, id)).returning()
   if (!row) throw new Error(`subscription ${id} vanished while locked`)
   return row
-}
-
-/**
- * The user's payments with their subscription's plan, newest first: the spec's "subscription ids of the user, then
- * payments in those ids" as one join.
- */
-export function listUserPayments(db: Executor, userId: string) {
-  return db
-    .select({ payment: payments, plan: { id: plans.id, name: plans.name, priceCents: plans.priceCents } })
-    .from(payments)
-    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
 }
 
 /** The subscription's open upgrade invoice (the partial unique index allows at most one). */

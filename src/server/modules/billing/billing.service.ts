@@ -13,7 +13,6 @@
 // - Money is integer centavos; the clock is deps.now(), read once per operation.
 import { randomUUID } from 'node:crypto'
 import type {
-  Payment,
   PaymentReceipt,
   PixCharge,
   PixCheckoutResult,
@@ -51,8 +50,6 @@ import {
   insertPayment,
   insertSubscription,
   listHigherPlans,
-  listUserPayments,
-  listUserSubscriptions,
   lockSubscription,
   lockUserCheckout,
   lockUserSubscription,
@@ -146,17 +143,6 @@ export async function checkoutPix(deps: BillingDeps, user: SessionUser, planId: 
   })
 }
 
-export async function listSubscriptions(deps: BillingDeps, user: SessionUser): Promise<Subscription[]> {
-  const rows = await listUserSubscriptions(deps.db, user.id)
-  return rows.map((r) => toSubscription(r.subscription, r.plan))
-}
-
-export async function listPayments(deps: BillingDeps, user: SessionUser): Promise<Payment[]> {
-  const rows = await listUserPayments(deps.db, user.id)
-  return rows.map((r) => toPayment(r.payment, r.plan))
-}
-
-/** The BR Code of one of the user's open PIX invoices ('Pagar com PIX'). */
 /**
  * The PIX code of a user's open invoice exactly as the dashboard's 'Pagar com PIX' shows it (GET
  * /api/payments/:id/pix): the static code, or with PIX_PROVIDER=api-pix the PSP charge's pixCopiaECola. The chat's
