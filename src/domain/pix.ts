@@ -121,11 +121,10 @@ export function buildDynamicPixBrCode(input: DynamicPixBrCodeInput): string {
 }
 
 /**
- * Reads a dynamic PIX BR Code (a PSP's pixCopiaECola) back. Throws an Error naming the problem when the TLV
- * structure is broken, or when there is no br.gov.bcb.pix template with a location (25), no 59, 60 or CRC last.
- * A wrong checksum does not throw: it gives `crcValid: false`.
+ * What static and dynamic codes share: the TLV envelope (000201 first, the CRC field 63 last), every field and
+ * template sub-field by id ('62.05'), the first br.gov.bcb.pix template, 59, 60 and the optional amount 54.
  */
-export function parseDynamicPixBrCode(code: string): ParsedDynamicPixBrCode {
+function readBrCode(code: string) {
   const payload = code.trim()
   const top = parseTlv(payload, 'payload')
   const fields: Record<string, string> = {}
@@ -135,15 +134,14 @@ export function parseDynamicPixBrCode(code: string): ParsedDynamicPixBrCode {
   if (ids.at(-1) !== '63' || !payload.endsWith(`6304${top.get('63')}`)) {
     throw new Error('PIX: the code must end with the 4-character CRC field 63')
   }
-  let location: string | undefined
+  let pixTemplate: { id: string; sub: Map<string, string> } | undefined
   for (const [id, value] of top) {
     const n = Number(id)
     if (!((n >= 26 && n <= 51) || id === '62' || n >= 80)) continue
     const sub = parseTlv(value, `field ${id}`)
     for (const [subId, subValue] of sub) fields[`${id}.${subId}`] = subValue
-    if (n <= 51 && sub.get('00')?.toLowerCase() === pixGui && location === undefined) location = sub.get('25')
+    if (n <= 51 && sub.get('00')?.toLowerCase() === pixGui && pixTemplate === undefined) pixTemplate = { id, sub }
   }
-  if (location === undefined) throw new Error(`PIX: no ${pixGui} template with a location (25)`)
   const beneficiaryName = top.get('59')
   if (beneficiaryName === undefined) throw new Error('PIX: the beneficiary name (59) is missing')
   const beneficiaryCity = top.get('60')
@@ -155,13 +153,27 @@ export function parseDynamicPixBrCode(code: string): ParsedDynamicPixBrCode {
     amountCents = toCents(amount)
   }
   return {
-    location,
-    ...(amountCents === undefined ? {} : { amountCents }),
-    beneficiaryName,
-    beneficiaryCity,
-    crcValid: crc16ccitt(payload.slice(0, -4)) === top.get('63'),
-    fields,
+    pixTemplate,
+    common: {
+      ...(amountCents === undefined ? {} : { amountCents }),
+      beneficiaryName,
+      beneficiaryCity,
+      crcValid: crc16ccitt(payload.slice(0, -4)) === top.get('63'),
+      fields,
+    },
   }
+}
+
+/**
+ * Reads a dynamic PIX BR Code (a PSP's pixCopiaECola) back. Throws an Error naming the problem when the TLV
+ * structure is broken, or when there is no br.gov.bcb.pix template with a location (25), no 59, 60 or CRC last.
+ * A wrong checksum does not throw: it gives `crcValid: false`.
+ */
+export function parseDynamicPixBrCode(code: string): ParsedDynamicPixBrCode {
+  const { pixTemplate, common } = readBrCode(code)
+  const location = pixTemplate?.sub.get('25')
+  if (location === undefined) throw new Error(`PIX: no ${pixGui} template with a location (25)`)
+  return { location, ...common }
 }
 
 /**
@@ -185,57 +197,16 @@ export function crc16ccitt(s: string): string {
  * A wrong checksum does not throw: it gives `crcValid: false`.
  */
 export function parsePixBrCode(code: string): ParsedPixBrCode {
-  const payload = code.trim()
-  const top = parseTlv(payload, 'payload')
-  const fields: Record<string, string> = {}
-  for (const [id, value] of top) fields[id] = value
-
-  const ids = [...top.keys()]
-  if (ids[0] !== '00' || top.get('00') !== '01') throw new Error('PIX: the code must start with 000201')
-  if (ids.at(-1) !== '63' || !payload.endsWith(`6304${top.get('63')}`)) {
-    throw new Error('PIX: the code must end with the 4-character CRC field 63')
+  const { pixTemplate, common } = readBrCode(code)
+  if (!pixTemplate) throw new Error(`PIX: no merchant account field with ${pixGui}`)
+  const key = pixTemplate.sub.get('01')
+  if (key === undefined) {
+    throw new Error(`PIX: field ${pixTemplate.id} has no key (01); dynamic codes are not supported`)
   }
-
-  let key: string | undefined
-  let description: string | undefined
-  for (const [id, value] of top) {
-    const n = Number(id)
-    if (!((n >= 26 && n <= 51) || id === '62' || n >= 80)) continue
-    const sub = parseTlv(value, `field ${id}`)
-    for (const [subId, subValue] of sub) fields[`${id}.${subId}`] = subValue
-    if (n <= 51 && sub.get('00')?.toLowerCase() === pixGui && key === undefined) {
-      key = sub.get('01')
-      description = sub.get('02')
-      if (key === undefined) throw new Error(`PIX: field ${id} has no key (01); dynamic codes are not supported`)
-    }
-  }
-  if (key === undefined) throw new Error(`PIX: no merchant account field with ${pixGui}`)
-
-  const beneficiaryName = top.get('59')
-  if (beneficiaryName === undefined) throw new Error('PIX: the beneficiary name (59) is missing')
-  const beneficiaryCity = top.get('60')
-  if (beneficiaryCity === undefined) throw new Error('PIX: the beneficiary city (60) is missing')
-  const txid = fields['62.05']
+  const description = pixTemplate.sub.get('02')
+  const txid = common.fields['62.05']
   if (txid === undefined) throw new Error('PIX: the txid (62.05) is missing')
-
-  const amount = top.get('54')
-  let amountCents: number | undefined
-  if (amount !== undefined) {
-    if (!/^\d+(\.\d{1,2})?$/.test(amount)) throw new Error(`PIX: the amount (54) '${amount}' is not a decimal`)
-    amountCents = toCents(amount)
-  }
-
-  const crcValid = crc16ccitt(payload.slice(0, -4)) === top.get('63')
-  return {
-    key,
-    ...(description === undefined ? {} : { description }),
-    ...(amountCents === undefined ? {} : { amountCents }),
-    beneficiaryName,
-    beneficiaryCity,
-    txid,
-    crcValid,
-    fields,
-  }
+  return { key, ...(description === undefined ? {} : { description }), txid, ...common }
 }
 
 /** The kind of DICT key `key` is, after normalization, or null when it is none of them. */
