@@ -42,12 +42,17 @@ const twoFactorErrorCodes: Record<string, DomainErrorCode> = {
   UNAUTHORIZED: 'unauthenticated',
 }
 
-function translate(error: unknown): unknown {
-  if (error instanceof APIError) {
-    const code = typeof error.body?.code === 'string' ? twoFactorErrorCodes[error.body.code] : undefined
-    if (code) return new DomainError(code)
+/** Runs a better-auth call, its errors in our words. */
+async function viaAuth<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if (error instanceof APIError) {
+      const code = typeof error.body?.code === 'string' ? twoFactorErrorCodes[error.body.code] : undefined
+      if (code) throw new DomainError(code)
+    }
+    throw error
   }
-  return error
 }
 
 /** A recovery code as printed is `xxxxx-xxxxx`; people drop the dash or add spaces. */
@@ -86,15 +91,13 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       await hitRateLimit(app.ctx.db, `two-factor:ip:${clientKey(request.ip)}`, rateRules.signInPerIp, now())
       const code = normalizeCode(request.body.code)
       const headers = toWebHeaders(request.headers)
-      try {
+      return await viaAuth(async () => {
         const result = /^\d{6}$/.test(code)
           ? await auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true })
           : await auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true })
         forwardSetCookie(result.headers, reply)
         return { user: toSessionUser(result.response.user, app.ctx.config.adminMfa) }
-      } catch (error) {
-        throw translate(error)
-      }
+      })
     },
   )
 
@@ -115,7 +118,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { user } = userOf(request)
       await limitChecks(user.id)
-      try {
+      return await viaAuth(async () => {
         const result = await auth.api.enableTwoFactor({
           body: { password: request.body.password },
           headers: toWebHeaders(request.headers),
@@ -123,9 +126,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!('totpURI' in result) || !result.totpURI) throw new DomainError('unknown')
         const secret = new URL(result.totpURI).searchParams.get('secret') ?? ''
         return { totpUri: result.totpURI, secret, backupCodes: result.backupCodes ?? [] }
-      } catch (error) {
-        throw translate(error)
-      }
+      })
     },
   )
 
@@ -145,16 +146,14 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       await limitChecks(user.id)
       const code = request.body.code.replace(/\s+/g, '')
       if (!/^\d{6}$/.test(code)) throw new DomainError('two_factor_invalid')
-      try {
+      await viaAuth(async () => {
         const result = await auth.api.verifyTOTP({
           body: { code },
           headers: toWebHeaders(request.headers),
           returnHeaders: true,
         })
         forwardSetCookie(result.headers, reply)
-      } catch (error) {
-        throw translate(error)
-      }
+      })
       return { ok: true as const }
     },
   )
@@ -174,16 +173,14 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user } = userOf(request)
       await limitChecks(user.id)
       if (!user.twoFactorEnabled) throw new DomainError('two_factor_not_enabled')
-      try {
+      await viaAuth(async () => {
         const result = await auth.api.disableTwoFactor({
           body: { password: request.body.password },
           headers: toWebHeaders(request.headers),
           returnHeaders: true,
         })
         forwardSetCookie(result.headers, reply)
-      } catch (error) {
-        throw translate(error)
-      }
+      })
       return { ok: true as const }
     },
   )
@@ -202,15 +199,13 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { user } = userOf(request)
       await limitChecks(user.id)
-      try {
+      return await viaAuth(async () => {
         const result = await auth.api.generateBackupCodes({
           body: { password: request.body.password },
           headers: toWebHeaders(request.headers),
         })
         return { backupCodes: result.backupCodes }
-      } catch (error) {
-        throw translate(error)
-      }
+      })
     },
   )
 
@@ -243,11 +238,9 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       } else {
         // Only an enabled two-factor: a pending enrolment's code would otherwise switch it on from here.
         if (!user.twoFactorEnabled) throw new DomainError('two_factor_not_enabled')
-        try {
+        await viaAuth(async () => {
           await auth.api.verifyTOTP({ body: { code: input.code }, headers: toWebHeaders(request.headers) })
-        } catch (error) {
-          throw translate(error)
-        }
+        })
       }
       await stampReauthentication(app.ctx, sessionId)
       return { ok: true as const }
