@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { okSchema } from '../../../domain/contracts/auth'
 import { paths } from '../../app/paths'
+import { PasswordField } from '../../components/password-field'
 import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import {
@@ -15,8 +16,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
 import { ApiError, api } from '../../lib/api'
 import { useLeaveSignedOut } from '../auth/api'
 
@@ -190,19 +189,13 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
               você.
             </li>
           </ul>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="delete-account-password">Confirme sua senha</Label>
-            <Input
-              id="delete-account-password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={passwordError ? true : undefined}
-              aria-describedby={passwordError ? 'delete-account-password-error' : undefined}
-            />
-            <FieldError id="delete-account-password-error" message={passwordError} />
-          </div>
+          <PasswordField
+            id="delete-account-password"
+            label="Confirme sua senha"
+            value={password}
+            onChange={setPassword}
+            error={passwordError}
+          />
           {refusal ? (
             <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-destructive">
               {refusal}

@@ -4,6 +4,7 @@ import { QRCodeSVG } from 'qrcode.react'
 import { useState } from 'react'
 import { backupCodesSchema, okSchema, type SessionUser, twoFactorEnrolmentSchema } from '../../../domain/contracts/auth'
 import { Badge } from '../../components/ui/badge'
+import { PasswordField } from '../../components/password-field'
 import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import {
@@ -82,34 +83,6 @@ export function TwoFactorCard({ user }: { user: SessionUser }) {
       {dialog === 'disable' ? <DisableDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'codes' ? <NewCodesDialog onClose={() => setDialog(null)} /> : null}
     </Card>
-  )
-}
-
-function PasswordField({
-  id,
-  value,
-  onChange,
-  error,
-}: {
-  id: string
-  value: string
-  onChange: (value: string) => void
-  error: string | null
-}) {
-  return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>Senha</Label>
-      <Input
-        id={id}
-        type="password"
-        autoComplete="current-password"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      <FieldError id={`${id}-error`} message={error ?? undefined} />
-    </div>
   )
 }
 

@@ -2,6 +2,7 @@ import { Loader2 } from 'lucide-react'
 import { useState, useSyncExternalStore } from 'react'
 import { z } from 'zod'
 import { okSchema } from '../../../domain/contracts/auth'
+import { PasswordField } from '../../components/password-field'
 import { Button } from '../../components/ui/button'
 import {
   Dialog,
@@ -11,8 +12,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
 import { ApiError, api } from '../../lib/api'
 
 // Step-up re-authentication. Role changes and the PIX key or beneficiary answer 403 `reauthentication_required`
@@ -93,17 +92,7 @@ export function ReauthenticationDialog() {
           </DialogDescription>
         </DialogHeader>
         <form id="reauth-form" noValidate onSubmit={submit} className="flex flex-col gap-2">
-          <Label htmlFor="reauth-password">Senha</Label>
-          <Input
-            id="reauth-password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'reauth-password-error' : undefined}
-          />
-          <FieldError id="reauth-password-error" message={error ?? undefined} />
+          <PasswordField id="reauth-password" value={password} onChange={setPassword} error={error} />
         </form>
         <DialogFooter>
           <Button variant="outline" disabled={busy} onClick={() => finish(false)}>
