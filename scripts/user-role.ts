@@ -2,7 +2,8 @@
 // the first admin of a PostgreSQL deployment. One transaction, an audit row by 'cli', and never the last admin
 // demoted. With the embedded database, stop the server first: PGlite is used by one process at a time.
 import { eq, or } from 'drizzle-orm'
-import { emailSchema, roleIds } from '../src/domain/contracts/auth'
+import { roleIds } from '../src/domain/billing-vocabulary'
+import { emailSchema } from '../src/domain/contracts/auth'
 import { DomainError } from '../src/domain/errors'
 import { profiles } from '../src/server/db/schema/auth'
 import { audit, systemActor } from '../src/server/modules/audit/audit'

@@ -2,8 +2,14 @@
 import { centsToDecimalString, toCents } from './money.ts'
 
 const pixGui = 'br.gov.bcb.pix'
-const nameMax = 25
-const cityMax = 15
+/** Field 59 (beneficiary name) holds at most this many characters; the PIX settings refuse longer. */
+export const pixBeneficiaryNameMax = 25
+/** Field 60 (beneficiary city) holds at most this many characters; the PIX settings refuse longer. */
+export const pixBeneficiaryCityMax = 15
+/** The PIX settings' description (sent in field 26.02 when the key leaves room for it). */
+export const pixDescriptionMax = 72
+const nameMax = pixBeneficiaryNameMax
+const cityMax = pixBeneficiaryCityMax
 const txidMax = 25
 const noTxid = '***'
 const amountMax = 13 // EMV limit for field 54, e.g. '9999999999.99'

@@ -78,3 +78,49 @@ export function isPaymentStatus(value: unknown): value is PaymentStatus {
 
 export const paymentMethods = ['pix', 'card', 'manual_confirmation'] as const
 export type PaymentMethod = (typeof paymentMethods)[number]
+
+/** "Provisioned": the customer has the service (the platform is told active); past_due keeps it until period end. */
+const provisioned: Record<SubscriptionStatus, boolean> = {
+  active: true,
+  trialing: true,
+  past_due: true,
+  canceled: false,
+  pending_pix: false,
+}
+
+/** The statuses whose customers have the service, in tuple order (for SQL `in` lists). */
+export const provisionedStatuses = subscriptionStatuses.filter((s) => provisioned[s])
+
+/** True while the customer has the service: active, trialing or past_due (the platform is told 'activated'). */
+export function isProvisioned(status: SubscriptionStatus): boolean {
+  return provisioned[status]
+}
+
+/** "Open": an invoice still waiting for its money (the customer can pay it, the lifecycle can void it). */
+const openPayment: Record<PaymentStatus, boolean> = {
+  pending: true,
+  pending_pix: true,
+  paid: false,
+  failed: false,
+  void: false,
+  review: false,
+}
+
+/** pending and pending_pix, in tuple order (for SQL `in` lists). */
+export const openPaymentStatuses = paymentStatuses.filter((s) => openPayment[s])
+
+/** An invoice still waiting for its money: pending or pending_pix. */
+export function isOpenPayment(status: PaymentStatus): boolean {
+  return openPayment[status]
+}
+
+/** "Unsettled": open, or in review (money arrived that an admin must still decide on). */
+const unsettledPayment: Record<PaymentStatus, boolean> = { ...openPayment, review: true }
+
+/** pending, pending_pix and review, in tuple order (for SQL `in` lists). */
+export const unsettledPaymentStatuses = paymentStatuses.filter((s) => unsettledPayment[s])
+
+/** Open or in review: an admin can still confirm it, and an account with one cannot be deleted. */
+export function isUnsettledPayment(status: PaymentStatus): boolean {
+  return unsettledPayment[status]
+}

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { roleIds } from '../domain/contracts/auth'
+import { roleIds } from '../domain/billing-vocabulary'
 import { ConfigError } from './config'
 import type { AppContext } from './context'
 import type { Database } from './db/client'

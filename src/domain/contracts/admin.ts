@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { pixKeyKind } from '../pix'
+import { roleIds } from '../billing-vocabulary'
+import { errorText } from '../errors'
+import { pixBeneficiaryCityMax, pixBeneficiaryNameMax, pixDescriptionMax, pixKeyKind } from '../pix'
 import { emailSchema } from './auth'
 import { pageOf, pageParams } from './paging'
 import {
@@ -79,7 +81,7 @@ export const settlementPreviewSchema = z
     invoices: z.array(
       z.object({
         id: z.string(),
-        type: z.enum(['new', 'upgrade', 'renewal']),
+        type: paymentTypeSchema,
         amountCents: z.number().int(),
         dueDate: z.string(),
         pixReference: z.string().nullable(),
@@ -153,7 +155,7 @@ export const adminUserSchema = z
   .meta({ id: 'AdminUser' })
 export const adminUserPageSchema = pageOf(adminUserSchema)
 /** PUT /api/admin/users/:id/role */
-export const roleInputSchema = z.strictObject({ role_id: z.union([z.literal(1), z.literal(2)]) })
+export const roleInputSchema = z.strictObject({ role_id: z.union([z.literal(roleIds.admin), z.literal(roleIds.user)]) })
 
 /** POST /api/admin/plans (create), PUT /api/admin/plans/:id (edit), DELETE /api/admin/plans/:id. Schema in plans.ts. */
 
@@ -163,13 +165,18 @@ export const pixSettingsInputSchema = z.strictObject({
     .string()
     .trim()
     .min(1, 'Informe a chave PIX.')
-    .refine(
-      (k) => pixKeyKind(k) !== null,
-      'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.',
-    ),
-  beneficiary_name: z.string().trim().min(1, 'Informe o nome do beneficiário.').max(25, 'No máximo 25 caracteres.'),
-  beneficiary_city: z.string().trim().min(1, 'Informe a cidade do beneficiário.').max(15, 'No máximo 15 caracteres.'),
-  description: z.string().trim().max(72).optional().default(''),
+    .refine((k) => pixKeyKind(k) !== null, errorText.pix_key_invalid),
+  beneficiary_name: z
+    .string()
+    .trim()
+    .min(1, 'Informe o nome do beneficiário.')
+    .max(pixBeneficiaryNameMax, `No máximo ${pixBeneficiaryNameMax} caracteres.`),
+  beneficiary_city: z
+    .string()
+    .trim()
+    .min(1, 'Informe a cidade do beneficiário.')
+    .max(pixBeneficiaryCityMax, `No máximo ${pixBeneficiaryCityMax} caracteres.`),
+  description: z.string().trim().max(pixDescriptionMax).optional().default(''),
 })
 
 /** A customer picker for the subscription form: GET /api/admin/users?q= is reused. */

@@ -33,8 +33,6 @@ export const resetPasswordInputSchema = z.strictObject({
   newPassword: passwordSchema,
 })
 
-export const roleIds = { admin: 1, user: 2 } as const
-
 export const sessionUserSchema = z
   .object({
     id: z.string(),

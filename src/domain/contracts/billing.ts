@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { billingMethods, paymentTypes } from '../billing-vocabulary'
 import { paymentMethods, paymentStatuses, subscriptionStatuses } from '../subscription-status'
 import { whatsappNumberSchema } from './auth'
 import { pageOf, pageParams } from './paging'
@@ -7,8 +8,8 @@ import { planIdSchema, planSchema } from './plans'
 export const subscriptionStatusSchema = z.enum(subscriptionStatuses)
 export const paymentStatusSchema = z.enum(paymentStatuses)
 export const paymentMethodSchema = z.enum(paymentMethods)
-export const billingMethodSchema = z.enum(['pix', 'card'])
-export const paymentTypeSchema = z.enum(['new', 'upgrade', 'renewal'])
+export const billingMethodSchema = z.enum(billingMethods)
+export const paymentTypeSchema = z.enum(paymentTypes)
 
 /** A subscription as its owner sees it (GET /api/subscriptions). Instants are ISO strings. */
 export const subscriptionSchema = z

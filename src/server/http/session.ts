@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { roleIds, type SessionUser } from '../../domain/contracts/auth'
+import { roleIds } from '../../domain/billing-vocabulary'
+import type { SessionUser } from '../../domain/contracts/auth'
 import { DomainError } from '../../domain/errors'
 import { sessionRules } from '../modules/auth/auth'
 import { forwardSetCookie, toWebHeaders } from './web-headers'

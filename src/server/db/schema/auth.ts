@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { roleIds } from '../../../domain/billing-vocabulary'
 import { boolean, check, index, integer, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core'
 
 const timestamps = {
@@ -17,7 +18,7 @@ export const profiles = pgTable(
     image: text('image'),
     companyName: text('company_name').notNull().default(''),
     whatsappNumber: text('whatsapp_number').notNull().default(''),
-    roleId: smallint('role_id').notNull().default(2), // 1 admin, 2 user
+    roleId: smallint('role_id').notNull().default(roleIds.user), // 1 admin, 2 user (domain/billing-vocabulary.ts)
     // Set when the owner erased the account (LGPD): the row is then an anonymous tombstone kept for the fiscal records.
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,
@@ -40,6 +41,7 @@ export const profiles = pgTable(
     ),
   ],
 )
+export type ProfileRow = typeof profiles.$inferSelect
 
 export const sessions = pgTable(
   'sessions',

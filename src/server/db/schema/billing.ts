@@ -13,6 +13,8 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core'
+import { billingMethods, type PaymentType, paymentTypes } from '../../../domain/billing-vocabulary'
+import { pixBeneficiaryCityMax, pixBeneficiaryNameMax } from '../../../domain/pix'
 import { paymentMethods, paymentStatuses, subscriptionStatuses } from '../../../domain/subscription-status'
 import { profiles } from './auth'
 import { plans } from './plans'
@@ -20,8 +22,8 @@ import { plans } from './plans'
 export const subscriptionStatusEnum = pgEnum('subscription_status', subscriptionStatuses)
 export const paymentStatusEnum = pgEnum('payment_status', paymentStatuses)
 export const paymentMethodEnum = pgEnum('payment_method', paymentMethods)
-export const billingMethodEnum = pgEnum('billing_method', ['pix', 'card'])
-export const paymentTypeEnum = pgEnum('payment_type', ['new', 'upgrade', 'renewal'])
+export const billingMethodEnum = pgEnum('billing_method', billingMethods)
+export const paymentTypeEnum = pgEnum('payment_type', paymentTypes)
 
 export const subscriptions = pgTable(
   'subscriptions',
@@ -56,12 +58,14 @@ export const subscriptions = pgTable(
     index('subscriptions_period_end_idx').on(t.currentPeriodEnd, t.id),
   ],
 )
+export type SubscriptionRow = typeof subscriptions.$inferSelect
+export type NewSubscriptionRow = typeof subscriptions.$inferInsert
 
 /** The PSP charge: 'fallback' = the PSP was unreachable, the static code is shown and the charge is retried. */
 export type PixChargeStatus = 'active' | 'fallback' | 'paid' | 'expired' | 'removed'
 export type PixConfirmedVia = 'api_pix' | 'manual'
 
-export type PaymentMetadata = { type?: 'upgrade' | 'renewal' | 'new'; targetPlanId?: string; [key: string]: unknown }
+export type PaymentMetadata = { type?: PaymentType; targetPlanId?: string; [key: string]: unknown }
 
 export const payments = pgTable(
   'payments',
@@ -133,6 +137,8 @@ export const payments = pgTable(
       .where(sql`${t.type} = 'upgrade' and ${t.status} in ('pending', 'pending_pix')`),
   ],
 )
+export type PaymentRow = typeof payments.$inferSelect
+export type NewPaymentRow = typeof payments.$inferInsert
 
 export const pixSettings = pgTable(
   'pix_settings',
@@ -146,10 +152,11 @@ export const pixSettings = pgTable(
   },
   (t) => [
     check('pix_settings_single_row', sql`${t.id} = 1`),
-    check('pix_settings_name_len', sql`char_length(${t.beneficiaryName}) <= 25`),
-    check('pix_settings_city_len', sql`char_length(${t.beneficiaryCity}) <= 15`),
+    check('pix_settings_name_len', sql`char_length(${t.beneficiaryName}) <= ${sql.raw(String(pixBeneficiaryNameMax))}`),
+    check('pix_settings_city_len', sql`char_length(${t.beneficiaryCity}) <= ${sql.raw(String(pixBeneficiaryCityMax))}`),
   ],
 )
+export type PixSettingsRow = typeof pixSettings.$inferSelect
 
 /** Refunds (devoluções) of PIX received through the API Pix; `refundId` is the id sent to the PSP. */
 export const pixRefunds = pgTable(
@@ -175,3 +182,4 @@ export const pixRefunds = pgTable(
     index('pix_refunds_payment_id_idx').on(t.paymentId, t.createdAt),
   ],
 )
+export type PixRefundRow = typeof pixRefunds.$inferSelect

@@ -46,6 +46,7 @@ export const notifications = pgTable(
     index('notifications_user_idx').on(t.userId, t.createdAt),
   ],
 )
+export type NotificationRow = typeof notifications.$inferSelect
 
 /**
  * Provisioning events for the chat platform, delivered in `seq` order per subscription (at least once; the id is
@@ -80,6 +81,7 @@ export const platformEvents = pgTable(
     index('platform_events_status_seq_idx').on(t.status, t.seq),
   ],
 )
+export type PlatformEventRow = typeof platformEvents.$inferSelect
 
 /** What the chat platform was last told about a subscription; the tick compares it with the subscription row. */
 export const subscriptionsProvisionedState = pgTable(

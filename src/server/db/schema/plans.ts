@@ -24,3 +24,4 @@ export const plans = pgTable(
     check('plans_quantities_check', sql`${t.boxQuantity} >= 1 and ${t.agentQuantity} >= 1`),
   ],
 )
+export type PlanRow = typeof plans.$inferSelect

@@ -59,3 +59,4 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_entity_idx').on(t.entity, t.entityId), index('audit_log_created_at_idx').on(t.createdAt)],
 )
+export type AuditRow = typeof auditLog.$inferSelect

@@ -20,6 +20,7 @@ export const stripeSubscriptionSync = pgTable('stripe_subscription_sync', {
   endedAt: timestamp('ended_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
+export type SyncRow = typeof stripeSubscriptionSync.$inferSelect
 
 /**
  * Checkout sessions of the local card test-mode simulator (no STRIPE_SECRET_KEY). The id is an unguessable
@@ -59,6 +60,7 @@ export const cardSimulatorSessions = pgTable(
     index('card_simulator_sessions_user_idx').on(t.userId, t.createdAt),
   ],
 )
+export type SimulatorSessionRow = typeof cardSimulatorSessions.$inferSelect
 
 export const cardPlanChangeStatuses = ['pending', 'declined', 'applied', 'superseded', 'failed', 'expired'] as const
 export type CardPlanChangeStatus = (typeof cardPlanChangeStatuses)[number]
@@ -97,3 +99,4 @@ export const cardPlanChanges = pgTable(
     index('card_plan_changes_subscription_idx').on(t.subscriptionId, t.createdAt),
   ],
 )
+export type CardPlanChangeRow = typeof cardPlanChanges.$inferSelect

@@ -12,10 +12,8 @@
 // The provider is called before our transaction and outside it; when it fails nothing changes here.
 import type { Plan } from '../../../domain/contracts/plans'
 import { DomainError } from '../../../domain/errors'
-import type { subscriptions } from '../../db/schema/billing'
 import type { CardGateway } from '../billing/card-gateway'
-
-type SubscriptionRow = typeof subscriptions.$inferSelect
+import type { SubscriptionRow } from '../../db/schema/billing'
 
 export type CardEditInput = {
   userId: string

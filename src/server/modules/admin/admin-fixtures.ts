@@ -10,6 +10,7 @@ import { plans } from '../../db/schema/plans'
 import { demoPlans } from '../../db/seed'
 import { origin } from '../../test/users'
 import type { CardGateway } from '../billing/card-gateway'
+import { roleIds } from '../../../domain/billing-vocabulary'
 
 /** plan_basic R$ 99,00, plan_pro R$ 199,00, plan_business R$ 399,00. */
 export async function seedPlans(db: Db): Promise<void> {
@@ -32,7 +33,7 @@ export async function insertCustomer(
       email: `cliente${counter}-${randomUUID().slice(0, 8)}@example.com`,
       companyName: `Empresa ${counter}`,
       whatsappNumber: `5585988${String(counter).padStart(6, '0')}`,
-      roleId: 2,
+      roleId: roleIds.user,
       ...values,
     })
     .returning()

@@ -26,6 +26,8 @@ import type { Executor } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
+import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
+import { hasOwnReceipt, ownReceiptPath, roleIds } from '../../../domain/billing-vocabulary'
 
 export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>
 export type AdminPayment = z.infer<typeof adminPaymentSchema>
@@ -215,8 +217,6 @@ export async function listAdminSubscriptions(
   })
 }
 
-type SubscriptionRow = typeof subscriptions.$inferSelect
-
 export function toAdminSubscription(row: {
   subscription: SubscriptionRow
   plan: { id: string; name: string; priceCents: number }
@@ -321,8 +321,6 @@ function selectAdminPayments(db: Executor) {
     .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
 }
 
-type PaymentRow = typeof payments.$inferSelect
-
 export function toAdminPayment(row: {
   payment: PaymentRow
   plan: { id: string; name: string; priceCents: number }
@@ -345,8 +343,7 @@ export function toAdminPayment(row: {
     createdAt: p.createdAt.toISOString(),
     pixReference: p.pixReference,
     pixEndToEndId: p.pixEndToEndId,
-    receiptUrl:
-      p.status === 'paid' && p.paymentMethod !== 'card' ? `/dashboard/payments/${p.id}/receipt` : p.receiptUrl,
+    receiptUrl: hasOwnReceipt(p) ? ownReceiptPath(p.id) : p.receiptUrl,
     plan: row.plan,
     customer: row.customer,
     pixConfirmedVia: p.pixConfirmedVia,
@@ -381,7 +378,7 @@ export async function listAdminUsers(
   query: AdminUsersQuery,
   options: ListOptions = {},
 ): Promise<Page<AdminUser>> {
-  const roleId = query.role === 'admin' ? 1 : query.role === 'user' ? 2 : undefined
+  const roleId = query.role ? roleIds[query.role] : undefined
   const q = query.q?.trim()
   const where = [
     roleId ? sql`${profiles.roleId} = ${roleId}` : undefined,

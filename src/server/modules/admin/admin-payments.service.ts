@@ -28,14 +28,11 @@ import { isStaleUpgrade, type NotifyDeps } from '../billing/upgrade.service'
 import { type ConfirmedVia, confirmedViaFields } from '../pix/pix-confirmed-via'
 import { type AdminPayment, findAdminPayment } from './admin-lists.repo'
 import type { AdminDeps } from './admin-subscriptions.service'
+import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
+import { isUnsettledPayment } from '../../../domain/subscription-status'
 
 export type ConfirmPaymentInput = z.infer<typeof confirmPaymentInputSchema>
 export type ConfirmResult = { payment: AdminPayment; flagged: boolean }
-
-type SubscriptionRow = typeof subscriptions.$inferSelect
-type PaymentRow = typeof payments.$inferSelect
-
-const confirmable: readonly PaymentRow['status'][] = ['pending', 'pending_pix', 'review']
 
 function isUniqueViolation(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause
@@ -80,7 +77,7 @@ export async function confirmPayment(
       const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
       if (!payment) throw new DomainError('payment_not_found')
       if (payment.status === 'paid') return // a retry, a double click or the other admin: nothing to do
-      if (!confirmable.includes(payment.status)) throw new DomainError('payment_not_pending')
+      if (!isUnsettledPayment(payment.status)) throw new DomainError('payment_not_pending')
 
       const e2e = input.end_to_end_id ?? payment.pixEndToEndId
       if (input.end_to_end_id) {

@@ -11,12 +11,11 @@ import type { z } from 'zod'
 import { pixSettings } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import type { AdminDeps } from './admin-subscriptions.service'
+import type { PixSettingsRow } from '../../db/schema/billing'
 
 export type AdminPixSettings = z.infer<typeof adminPixSettingsResultSchema>
 export type PixSettingsInput = z.infer<typeof pixSettingsInputSchema>
 export type CardInfo = z.infer<typeof cardInfoSchema>
-
-type PixSettingsRow = typeof pixSettings.$inferSelect
 
 /** The sample in the settings page: R$ 1,00 to the saved key. */
 const previewAmountCents = 100

@@ -29,6 +29,8 @@ import { toPlan } from '../plans/plans.repo'
 import { type CardCall, type CardEditInput, planCardEdit, runCardCalls } from './admin-card-edits'
 import { newPixReference } from '../pix/pix-settings.repo'
 import { type AdminSubscription, findAdminSubscription } from './admin-lists.repo'
+import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
 
 export type AdminDeps = Pick<AppContext, 'db' | 'now' | 'card' | 'config'> & {
   log?: { warn(obj: object, msg: string): void }
@@ -38,9 +40,6 @@ export type SaveResult = { subscription: AdminSubscription; warning: string | nu
 
 /** The spec's warning when the subscription was saved as active but its pending invoices could not be settled. */
 export const settleFailedWarning = 'Assinatura ativada, mas não foi possível atualizar as faturas pendentes.'
-
-type SubscriptionRow = typeof subscriptions.$inferSelect
-type PaymentRow = typeof payments.$inferSelect
 
 /** The second step of "save as active": pending_pix invoices → paid by manual confirmation. Replaceable in tests. */
 export type SettleInvoices = (deps: AdminDeps, actor: Actor, subscriptionId: string) => Promise<PaymentRow[]>
@@ -244,7 +243,7 @@ async function saveCardEdit(
     ? await tx
         .update(payments)
         .set({ status: 'void', updatedAt: now })
-        .where(and(eq(payments.subscriptionId, locked.id), inArray(payments.status, [...openStatuses])))
+        .where(and(eq(payments.subscriptionId, locked.id), inArray(payments.status, [...openPaymentStatuses])))
         .returning({ id: payments.id })
     : []
   await audit(tx, actor, 'subscription.admin_update', 'subscription', locked.id, {
@@ -358,8 +357,6 @@ export async function settlePendingPixInvoices(
   })
 }
 
-const openStatuses = ['pending', 'pending_pix'] as const
-
 /** admin-cancel-subscription: ends the subscription now and voids its open invoices. */
 export async function adminCancelSubscription(deps: AdminDeps, actor: Actor, id: string): Promise<AdminSubscription> {
   const [current] = await deps.db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1)
@@ -388,7 +385,7 @@ export async function adminCancelSubscription(deps: AdminDeps, actor: Actor, id:
       const voided = await tx
         .update(payments)
         .set({ status: 'void', updatedAt: now })
-        .where(and(eq(payments.subscriptionId, id), inArray(payments.status, [...openStatuses])))
+        .where(and(eq(payments.subscriptionId, id), inArray(payments.status, [...openPaymentStatuses])))
         .returning({ id: payments.id })
       await audit(tx, actor, 'subscription.admin_cancel', 'subscription', id, {
         before: snapshot(locked),

@@ -5,14 +5,14 @@
 // waits for the first's locks, re-reads the admin rows after the first commits (READ COMMITTED re-checks a locked
 // row that changed), counts one and is refused.
 import { asc, eq } from 'drizzle-orm'
-import { roleIds } from '../../../domain/contracts/auth'
+import { type RoleId, roleIds } from '../../../domain/billing-vocabulary'
 import { DomainError } from '../../../domain/errors'
 import { profiles } from '../../db/schema/auth'
 import { type Actor, audit } from '../audit/audit'
 import { type AdminUser, findAdminUser } from './admin-lists.repo'
 import type { AdminDeps } from './admin-subscriptions.service'
 
-export async function setUserRole(deps: AdminDeps, actor: Actor, userId: string, roleId: 1 | 2): Promise<AdminUser> {
+export async function setUserRole(deps: AdminDeps, actor: Actor, userId: string, roleId: RoleId): Promise<AdminUser> {
   await deps.db.transaction(async (tx) => {
     const admins = await tx
       .select({ id: profiles.id })

@@ -5,14 +5,10 @@ import type { Executor, Tx } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
-
-export type SubscriptionRow = typeof subscriptions.$inferSelect
-export type NewSubscriptionRow = typeof subscriptions.$inferInsert
-export type PaymentRow = typeof payments.$inferSelect
-export type NewPaymentRow = typeof payments.$inferInsert
-export type PlanRow = typeof plans.$inferSelect
-
-export const openPaymentStatuses = ['pending', 'pending_pix'] as const
+import type { NewPaymentRow, NewSubscriptionRow, PaymentRow, SubscriptionRow } from '../../db/schema/billing'
+import type { PlanRow } from '../../db/schema/plans'
+import { hasOwnReceipt, ownReceiptPath } from '../../../domain/billing-vocabulary'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
 
 export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscription {
   return {
@@ -36,13 +32,7 @@ export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscriptio
   }
 }
 
-/** Our own receipt page for invoices we confirmed (PIX, manual); card invoices keep the provider's receipt. */
-export function receiptPath(paymentId: string): string {
-  return `/dashboard/payments/${paymentId}/receipt`
-}
-
 export function toPayment(row: PaymentRow, plan: Pick<PlanRow, 'id' | 'name' | 'priceCents'> | null): Payment {
-  const ownReceipt = row.status === 'paid' && row.paymentMethod !== 'card'
   return {
     id: row.id,
     subscriptionId: row.subscriptionId,
@@ -55,7 +45,7 @@ export function toPayment(row: PaymentRow, plan: Pick<PlanRow, 'id' | 'name' | '
     dueDate: row.dueDate.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
-    receiptUrl: ownReceipt ? receiptPath(row.id) : row.receiptUrl,
+    receiptUrl: hasOwnReceipt(row) ? ownReceiptPath(row.id) : row.receiptUrl, // card invoices keep the provider's
     metadata: row.metadata,
     plan: plan ? { id: plan.id, name: plan.name, priceCents: plan.priceCents } : null,
   }

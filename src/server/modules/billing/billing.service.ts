@@ -23,7 +23,7 @@ import type { Plan } from '../../../domain/contracts/plans'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import { addDays, addMonthsAnchored, prorateUpgradeCents } from '../../../domain/billing-period'
 import { DomainError } from '../../../domain/errors'
-import { canCustomerCancel, canUpgrade } from '../../../domain/subscription-status'
+import { canCustomerCancel, canUpgrade, isOpenPayment } from '../../../domain/subscription-status'
 import type { AppContext } from '../../context'
 import type { Tx } from '../../db/client'
 import { type Actor, audit, systemActor } from '../audit/audit'
@@ -53,14 +53,12 @@ import {
   lockSubscription,
   lockUserCheckout,
   lockUserSubscription,
-  openPaymentStatuses,
-  type PaymentRow,
-  type PlanRow,
-  type SubscriptionRow,
   toPayment,
   toSubscription,
   updateSubscription,
 } from './billing.repo'
+import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
+import type { PlanRow } from '../../db/schema/plans'
 
 export type BillingDeps = Pick<AppContext, 'db' | 'now' | 'card' | 'config'> & {
   log?: { warn(obj: object, msg: string): void }
@@ -70,10 +68,6 @@ export type BillingDeps = Pick<AppContext, 'db' | 'now' | 'card' | 'config'> & {
 export const pixDueDays = 3
 
 const actorOf = (user: SessionUser): Actor => ({ id: user.id, roleId: user.roleId })
-
-function isOpen(status: PaymentRow['status']): boolean {
-  return (openPaymentStatuses as readonly string[]).includes(status)
-}
 
 /** Provider failures become 502 'card_provider_error' (logged with their cause); our own codes pass through. */
 async function callCard(deps: BillingDeps, what: string, call: () => Promise<void>): Promise<void> {
@@ -160,7 +154,7 @@ async function pixChargeOfUser(deps: BillingDeps, userId: string, paymentId: str
   const row = await findUserPayment(deps.db, userId, paymentId)
   if (!row) throw new DomainError('payment_not_found')
   const { payment } = row
-  if (payment.paymentMethod !== 'pix' || !isOpen(payment.status)) throw new DomainError('payment_not_pending')
+  if (payment.paymentMethod !== 'pix' || !isOpenPayment(payment.status)) throw new DomainError('payment_not_pending')
   const pix = requirePixConfig(await getPixSettings(deps.db))
   return pixChargeFor(pix, payment, (row.targetPlan ?? row.plan).name)
 }

@@ -16,7 +16,8 @@ import { DomainError } from '../../../domain/errors'
 import { payments, subscriptions } from '../../db/schema/billing'
 import type { Executor } from '../../db/client'
 import { toPlan } from '../plans/plans.repo'
-import { findUserPayment, findUserSubscription, openPaymentStatuses } from './billing.repo'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
+import { findUserPayment, findUserSubscription } from './billing.repo'
 import type { BillingDeps } from './billing.service'
 
 const sessionBucketMs = 10 * 60 * 1000

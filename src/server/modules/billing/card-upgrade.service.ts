@@ -30,18 +30,13 @@ import { type Actor, audit } from '../audit/audit'
 import { cardUpgradeDeclinedMessage } from '../lifecycle/notification-templates'
 import { enqueue } from '../lifecycle/notifications.service'
 import { toPlan } from '../plans/plans.repo'
-import {
-  getPlanRow,
-  listHigherPlans,
-  lockUserSubscription,
-  type PlanRow,
-  type SubscriptionRow,
-  toSubscription,
-} from './billing.repo'
+import { getPlanRow, listHigherPlans, lockUserSubscription, toSubscription } from './billing.repo'
 import type { BillingDeps } from './billing.service'
 import type { CardPlanChangeOutcome } from './card-gateway'
+import type { CardPlanChangeRow } from '../../db/schema/stripe'
+import type { SubscriptionRow } from '../../db/schema/billing'
+import type { PlanRow } from '../../db/schema/plans'
 
-export type CardPlanChangeRow = typeof cardPlanChanges.$inferSelect
 const openStatuses: CardPlanChangeStatus[] = ['pending', 'declined']
 
 const actorOf = (user: SessionUser): Actor => ({ id: user.id, roleId: user.roleId })

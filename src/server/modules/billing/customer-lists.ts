@@ -8,7 +8,8 @@ import type { SubscriptionStatus } from '../../../domain/subscription-status'
 import type { Executor } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
-import { openPaymentStatuses, toPayment, toSubscription } from './billing.repo'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
+import { toPayment, toSubscription } from './billing.repo'
 
 export type CustomerPage<T> = { items: T[]; total: number; page: number; pageSize: number }
 type PageQuery = { page: number; pageSize: number }

@@ -23,7 +23,9 @@ import type { LifecycleDeps } from '../lifecycle/pass-runner'
 import { enqueue, renderInvoiceCreated } from '../lifecycle/notifications.service'
 import { newPixReference } from '../pix/pix-settings.repo'
 import type { RateRule } from '../rate-limit/rate-limit'
-import { insertPayment, type PaymentRow, type PlanRow, type SubscriptionRow, voidPayment } from './billing.repo'
+import { insertPayment, voidPayment } from './billing.repo'
+import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
+import type { PlanRow } from '../../db/schema/plans'
 
 /** Upgrade requests that would issue or change an invoice, per customer: a loop cannot grow the database. */
 export const upgradeChangesPerUser: RateRule = { limit: 20, windowMs: 60 * 60_000 }

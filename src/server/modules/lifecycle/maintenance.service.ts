@@ -12,6 +12,7 @@ import { whatsappVerifications } from '../../db/schema/platform'
 import { audit, systemActor } from '../audit/audit'
 import { pruneRateLimits } from '../rate-limit/rate-limit'
 import { claimDailySlot, type LifecycleDeps, type PassResult } from './pass-runner'
+import { roleIds } from '../../../domain/billing-vocabulary'
 
 const passName = 'maintenance'
 export const retention = {
@@ -37,7 +38,7 @@ export async function runMaintenance(deps: LifecycleDeps, now: Date): Promise<Pa
       .where(
         and(
           eq(profiles.emailVerified, false),
-          eq(profiles.roleId, 2),
+          eq(profiles.roleId, roleIds.user),
           lt(profiles.createdAt, addDays(now, -retention.unverifiedAccountDays)),
           notExists(tx.select({ one: sql`1` }).from(subscriptions).where(eq(subscriptions.userId, profiles.id))),
         ),

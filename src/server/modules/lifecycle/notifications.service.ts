@@ -26,14 +26,14 @@ import {
   paymentConfirmedMessage,
 } from './notification-templates'
 import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
+import type { ProfileRow } from '../../db/schema/auth'
+import type { PaymentRow } from '../../db/schema/billing'
+import type { NotificationRow } from '../../db/schema/lifecycle'
 
 /** After this many failed attempts a notification is marked 'failed' and left for people to look at. */
 export const maxNotificationAttempts = 6
 /** Detection looks this far back, so that a database full of old rows does not flood customers on first run. */
 export const detectionWindowDays = 7
-
-type PaymentRow = typeof payments.$inferSelect
-type ProfileRow = typeof profiles.$inferSelect
 
 export type Rendered = {
   kind: NotificationKind
@@ -440,8 +440,6 @@ export async function detectNotifications(deps: LifecycleDeps, now: Date): Promi
 }
 
 // ---- delivery ----
-
-type NotificationRow = typeof notifications.$inferSelect
 
 /** What the WhatsApp provider answered for one row of a sweep (kept between the send and the settle steps). */
 type WhatsAppOutcome = { id?: string | undefined; templateRejected?: { code: number | undefined; message: string } }

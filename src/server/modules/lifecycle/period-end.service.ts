@@ -8,12 +8,12 @@ import { audit, systemActor } from '../audit/audit'
 import { type CancelReason, overdueGraceDays } from './notification-templates'
 import { enqueue, renderCanceled, renderOverdue } from './notifications.service'
 import { forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
+import type { SubscriptionRow } from '../../db/schema/billing'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
 
-type SubscriptionRow = typeof subscriptions.$inferSelect
 type SubscriptionStatus = SubscriptionRow['status']
 
 const actor = systemActor('billing')
-const openStatuses = ['pending', 'pending_pix'] as const
 
 function snapshot(s: SubscriptionRow) {
   return {
@@ -79,7 +79,7 @@ async function cancel(
   const voided = await tx
     .update(payments)
     .set({ status: 'void', updatedAt: now })
-    .where(and(eq(payments.subscriptionId, subscription.id), inArray(payments.status, [...openStatuses])))
+    .where(and(eq(payments.subscriptionId, subscription.id), inArray(payments.status, [...openPaymentStatuses])))
     .returning({ id: payments.id })
   await audit(tx, actor, `subscription.canceled_${reason}`, 'subscription', subscription.id, {
     before: snapshot(subscription),
@@ -185,7 +185,7 @@ export async function voidLapsedUpgradeInvoices(deps: LifecycleDeps, now: Date):
   const lapsedUpgrade = and(
     eq(payments.subscriptionId, subscriptions.id),
     eq(payments.type, 'upgrade'),
-    inArray(payments.status, [...openStatuses]),
+    inArray(payments.status, [...openPaymentStatuses]),
     lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscriptions.currentPeriodEnd})`, now),
   )
   const processed = await forEachClaimed(
@@ -210,7 +210,7 @@ export async function voidLapsedUpgradeInvoices(deps: LifecycleDeps, now: Date):
           and(
             eq(payments.subscriptionId, subscription.id),
             eq(payments.type, 'upgrade'),
-            inArray(payments.status, [...openStatuses]),
+            inArray(payments.status, [...openPaymentStatuses]),
             lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscription.currentPeriodEnd})`, now),
           ),
         )

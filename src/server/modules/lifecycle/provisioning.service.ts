@@ -13,6 +13,7 @@ import { plans } from '../../db/schema/plans'
 import { audit, systemActor } from '../audit/audit'
 import { detectionWindowDays } from './notifications.service'
 import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
+import type { PlatformEventRow } from '../../db/schema/lifecycle'
 
 export type PlatformEventType = 'subscription.activated' | 'subscription.plan_changed' | 'subscription.ended'
 export type PlatformEventStatus = 'pending' | 'delivered' | 'skipped'
@@ -186,8 +187,6 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
   )
   return { processed }
 }
-
-type PlatformEventRow = typeof platformEvents.$inferSelect
 
 /**
  * Delivers pending events, each subscription's oldest first: an event is only claimed when no older event of the

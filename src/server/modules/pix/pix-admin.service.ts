@@ -8,6 +8,7 @@ import { type Actor, audit } from '../audit/audit'
 import { ApiPixError } from './api-pix-client'
 import type { PixDeps } from './pix-charge.service'
 import { getPixSettings } from './pix-settings.repo'
+import type { PixRefundRow as RefundRow } from '../../db/schema/billing'
 
 /** Where the PSP must call (it appends '/pix'). */
 export function pixWebhookUrl(deps: Pick<PixDeps, 'config'>): string {
@@ -44,8 +45,6 @@ export async function registerPixWebhookAtStartup(
 
 /** PIX may be refunded up to 90 days after it was paid (API Pix, MED rules). */
 export const refundWindowDays = 90
-
-export type RefundRow = typeof pixRefunds.$inferSelect
 
 export type PixRefundView = {
   id: string

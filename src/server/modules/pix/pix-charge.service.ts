@@ -17,12 +17,11 @@ import { payments } from '../../db/schema/billing'
 import { ApiPixError } from './api-pix-client'
 import { cobBody, cobExpiresAt } from './api-pix-types'
 import { getPixSettings, requirePixConfig } from './pix-settings.repo'
+import type { PaymentRow } from '../../db/schema/billing'
 
 export type PixLog = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void }
 
 export type PixDeps = Pick<AppContext, 'db' | 'now' | 'config' | 'card' | 'pix'> & { log?: PixLog }
-
-type PaymentRow = typeof payments.$inferSelect
 
 /** The charge is retried by the lifecycle pass at most this many times (then the static code stays). */
 export const maxChargeAttempts = 20

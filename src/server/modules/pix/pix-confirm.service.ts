@@ -18,6 +18,7 @@ import { centsFromPixValor, type Pix } from './api-pix-types'
 import type { PixCallbackItem } from './pix-callback'
 import { ensurePixCharge, maxChargeAttempts, type PixDeps } from './pix-charge.service'
 import { getPixSettings } from './pix-settings.repo'
+import type { PaymentRow } from '../../db/schema/billing'
 
 export const apiPixActor = systemActor('api-pix')
 
@@ -30,8 +31,6 @@ export type ConfirmOutcome =
   | 'not_ours'
   | 'not_open'
   | 'error'
-
-type PaymentRow = typeof payments.$inferSelect
 
 /** The payer's name, where PSPs put it (not in the BCB schema: `pagador` or Efí's `gnExtras.pagador`). */
 function payerNameOf(pix: Pix): string | null {

@@ -5,8 +5,7 @@ import { DomainError } from '../../../domain/errors'
 import { buildPixBrCode, pixKeyKind } from '../../../domain/pix'
 import type { Executor } from '../../db/client'
 import { type payments, pixSettings } from '../../db/schema/billing'
-
-export type PixSettingsRow = typeof pixSettings.$inferSelect
+import type { PixSettingsRow } from '../../db/schema/billing'
 
 /** The spec's "SELECT where id 1"; null only before start-up has created the row. */
 export async function getPixSettings(db: Executor): Promise<PixSettingsRow | null> {

@@ -2,8 +2,7 @@ import { asc, eq } from 'drizzle-orm'
 import type { Plan } from '../../../domain/contracts/plans'
 import type { Executor } from '../../db/client'
 import { plans } from '../../db/schema/plans'
-
-type PlanRow = typeof plans.$inferSelect
+import type { PlanRow } from '../../db/schema/plans'
 
 export function toPlan(row: PlanRow): Plan {
   return {

@@ -7,13 +7,12 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications, platformEvents } from '../../db/schema/lifecycle'
 import { auditLog, rateLimits, webhookEvents, whatsappVerifications } from '../../db/schema/platform'
 import { cardSimulatorSessions } from '../../db/schema/stripe'
-
-export type AuditRow = typeof auditLog.$inferSelect
+import { roleIds } from '../../../domain/billing-vocabulary'
+import { unsettledPaymentStatuses } from '../../../domain/subscription-status'
 
 /** Statuses in which a subscription still binds the customer (anything but canceled). */
 export const liveSubscriptionStatuses = ['active', 'trialing', 'past_due', 'pending_pix'] as const
 /** Invoices not settled yet: awaiting payment, or paid with a difference an admin must review. */
-export const openPaymentStatuses = ['pending', 'pending_pix', 'review'] as const
 
 function subscriptionIdsOf(db: Executor, userId: string) {
   return db.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.userId, userId))
@@ -136,7 +135,7 @@ export async function lockAdminsAndProfile(tx: Tx, userId: string) {
   const admins = await tx
     .select({ id: profiles.id })
     .from(profiles)
-    .where(and(eq(profiles.roleId, 1), isNull(profiles.deletedAt)))
+    .where(and(eq(profiles.roleId, roleIds.admin), isNull(profiles.deletedAt)))
     .orderBy(asc(profiles.id))
     .for('update')
   const [profile] = await tx.select().from(profiles).where(eq(profiles.id, userId)).for('update')
@@ -173,7 +172,7 @@ export async function lockBindingRecords(tx: Tx, userId: string) {
                 payments.subscriptionId,
                 subs.map((s) => s.id),
               ),
-              inArray(payments.status, [...openPaymentStatuses]),
+              inArray(payments.status, [...unsettledPaymentStatuses]),
             ),
           )
           .for('update')
@@ -264,7 +263,7 @@ export async function anonymiseProfile(tx: Tx, userId: string, placeholderEmail:
       image: null,
       companyName: '',
       whatsappNumber: '',
-      roleId: 2,
+      roleId: roleIds.user,
       twoFactorEnabled: false,
       deletedAt: now,
       updatedAt: now,

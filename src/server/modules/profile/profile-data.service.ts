@@ -7,7 +7,8 @@
 //   174) and keep their amounts, dates and ids; the profile becomes a tombstone ('Conta excluída',
 //   excluido-<id>@invalid); personal data is scrubbed from audit snapshots, notifications, platform events and
 //   provider payloads; credentials, sessions, tokens and verification traces are deleted; one audit row says so.
-import { roleIds, type SessionUser } from '../../../domain/contracts/auth'
+import { roleIds } from '../../../domain/billing-vocabulary'
+import type { SessionUser } from '../../../domain/contracts/auth'
 import type { PersonalDataExport } from '../../../domain/contracts/personal-data'
 import { DomainError } from '../../../domain/errors'
 import {

@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Profile } from '../../../domain/contracts/billing'
 import type { Executor, Tx } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
-
-export type ProfileRow = typeof profiles.$inferSelect
+import type { ProfileRow } from '../../db/schema/auth'
 
 export function toProfile(row: ProfileRow): Profile {
   return {

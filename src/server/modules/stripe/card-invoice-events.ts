@@ -19,11 +19,10 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import type { Tx } from '../../db/client'
 import { audit } from '../audit/audit'
 import { activate } from '../admin/admin-payments.service'
-import { openPaymentStatuses } from '../billing/billing.repo'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
 import type { HandlerContext } from './stripe-events.service'
 import { type OurMetadata, type Period, readCheckoutSession } from './stripe-objects'
-
-type SubscriptionRow = typeof subscriptions.$inferSelect
+import type { SubscriptionRow } from '../../db/schema/billing'
 
 async function lockSubscription(tx: Tx, id: string): Promise<SubscriptionRow | null> {
   const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')

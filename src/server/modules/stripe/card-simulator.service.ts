@@ -12,6 +12,7 @@ import { checkoutUrls, type GatewayLog } from './stripe-gateway'
 import { handleStripeEvent, type StripeEventDeps } from './stripe-events.service'
 import type { StripeEventInput } from './stripe-objects'
 import * as repo from './stripe.repo'
+import type { SimulatorSessionRow } from '../../db/schema/stripe'
 
 export type SimulatorDeps = { config: Config; db: Db; now: () => Date }
 
@@ -433,7 +434,7 @@ export async function approveSession(deps: SimulatorDeps, userId: string, sessio
 }
 
 /** A payment-mode session (one renewal or upgrade invoice): the Checkout Session Stripe completes, paid. */
-async function approvePayment(deps: SimulatorDeps, approved: repo.SimulatorSessionRow): Promise<string | null> {
+async function approvePayment(deps: SimulatorDeps, approved: SimulatorSessionRow): Promise<string | null> {
   if (!approved.approvedAt || !approved.stripePaymentIntentId || !approved.paymentId) return null
   const urls = checkoutUrls(deps.config.appUrl)
   const metadata = { userId: approved.userId, subscriptionId: approved.subscriptionId, paymentId: approved.paymentId }

@@ -44,6 +44,8 @@ import {
   subscriptionIdOf,
 } from './stripe-objects'
 import * as repo from './stripe.repo'
+import { isProvisioned } from '../../../domain/subscription-status'
+import type { NewSubscriptionRow, SubscriptionRow } from '../../db/schema/billing'
 import { bindSwitchedSubscription, payInvoiceFromCheckout, switchedInvoiceAmount } from './card-invoice-events'
 import { applyPaidCardPlanChange, declineCardPlanChange, expireCardPlanChange } from '../billing/card-upgrade.service'
 import type { NotifyDeps } from '../billing/upgrade.service'
@@ -236,7 +238,7 @@ async function onInvoicePaid(c: HandlerContext, fetched: SubscriptionSnapshot | 
  */
 async function expectedAmount(
   c: HandlerContext,
-  row: repo.SubscriptionRow,
+  row: SubscriptionRow,
   type: 'new' | 'upgrade' | 'renewal',
   metadata: OurMetadata,
   targetPlanId: string | null,
@@ -253,7 +255,7 @@ async function expectedAmount(
 
 async function recordCardPayment(
   c: HandlerContext,
-  row: repo.SubscriptionRow,
+  row: SubscriptionRow,
   invoice: InvoiceSnapshot,
   metadata: OurMetadata,
   upgradeTargetPlanId: string | null,
@@ -327,7 +329,8 @@ async function onSubscriptionChanged(c: HandlerContext) {
   if (!sub) return 'ignored'
   const deleted = c.event.type === 'customer.subscription.deleted'
   const status = deleted ? 'canceled' : mapStatus(sub.status)
-  const creatable = !deleted && (status === 'active' || status === 'trialing' || status === 'past_due')
+  // A row is created only for a subscription that gives the service (a late 'deleted' or 'incomplete' creates none).
+  const creatable = !deleted && status !== undefined && isProvisioned(status)
   const row = await ensureRow(
     c,
     sub.id,
@@ -383,7 +386,7 @@ async function ensureRow(
   c: HandlerContext,
   stripeSubscriptionId: string,
   create: CreateInput | null,
-): Promise<repo.SubscriptionRow | null> {
+): Promise<SubscriptionRow | null> {
   const existing = await repo.lockByStripeId(c.tx, stripeSubscriptionId)
   if (existing || !create) return existing
   // Paid from one of our open first invoices: that subscription moves to card, never a second row.
@@ -427,14 +430,14 @@ type Change = {
   endedAt?: Date | undefined
 }
 
-async function applyChange(c: HandlerContext, row: repo.SubscriptionRow, change: Change, action: string) {
+async function applyChange(c: HandlerContext, row: SubscriptionRow, change: Change, action: string) {
   const stripeSubscriptionId = row.stripeSubscriptionId
   if (!stripeSubscriptionId) throw new Error('a card subscription without its Stripe id')
   const sync = await repo.getSync(c.tx, stripeSubscriptionId)
   const eventAt = new Date(c.event.created * 1000)
   const final = change.endedAt !== undefined
   const newest = !sync?.endedAt && (!sync || eventAt.getTime() >= sync.stateAt.getTime())
-  const next: Partial<repo.NewSubscriptionRow> = {}
+  const next: Partial<NewSubscriptionRow> = {}
 
   if (change.customerId && !row.stripeCustomerId) next.stripeCustomerId = change.customerId
   if (change.period && change.period.end.getTime() > row.currentPeriodEnd.getTime()) {
@@ -468,7 +471,7 @@ async function applyChange(c: HandlerContext, row: repo.SubscriptionRow, change:
   return updated
 }
 
-function auditView(row: repo.SubscriptionRow) {
+function auditView(row: SubscriptionRow) {
   return {
     status: row.status,
     planId: row.planId,

@@ -5,11 +5,8 @@ import { type PaymentMetadata, payments, subscriptions } from '../../db/schema/b
 import { plans } from '../../db/schema/plans'
 import { webhookEvents } from '../../db/schema/platform'
 import { cardPlanChanges, cardSimulatorSessions, stripeSubscriptionSync } from '../../db/schema/stripe'
-
-export type SubscriptionRow = typeof subscriptions.$inferSelect
-export type NewSubscriptionRow = typeof subscriptions.$inferInsert
-export type SyncRow = typeof stripeSubscriptionSync.$inferSelect
-export type SimulatorSessionRow = typeof cardSimulatorSessions.$inferSelect
+import type { NewSubscriptionRow, SubscriptionRow } from '../../db/schema/billing'
+import type { SimulatorSessionRow, SyncRow } from '../../db/schema/stripe'
 
 export { findPlan } from '../plans/plans.repo'
 
