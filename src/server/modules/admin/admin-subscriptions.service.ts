@@ -27,7 +27,7 @@ import { applyPaidUpgrade, pixDueDays } from '../billing/billing.service'
 import type { CardGateway } from '../billing/card-gateway'
 import { toPlan } from '../plans/plans.repo'
 import { type CardCall, type CardEditInput, planCardEdit, runCardCalls } from './admin-card-edits'
-import { newPixReference } from '../pix/pix-settings.repo'
+import { issuePixInvoice } from '../billing/pix-invoice'
 import { type AdminSubscription, findAdminSubscription } from './admin-lists.repo'
 import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
@@ -129,23 +129,14 @@ export async function saveSubscription(
       if (!created) throw new Error('insert into subscriptions returned nothing')
       let invoiceId: string | null = null
       if (created.status === 'pending_pix') {
-        const [invoice] = await tx
-          .insert(payments)
-          .values({
-            id: randomUUID(),
-            subscriptionId: created.id,
-            amountCents: plan.priceCents,
-            status: 'pending_pix',
-            paymentMethod: 'pix',
-            type: 'new',
-            metadata: { type: 'new' },
-            dueDate: addDays(now, pixDueDays),
-            pixReference: newPixReference('ASS'),
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: payments.id })
-        invoiceId = invoice?.id ?? null
+        const invoice = await issuePixInvoice(tx, {
+          subscriptionId: created.id,
+          type: 'new',
+          amountCents: plan.priceCents,
+          dueDate: addDays(now, pixDueDays),
+          now,
+        })
+        invoiceId = invoice.id
       }
       await audit(tx, actor, 'subscription.admin_create', 'subscription', created.id, {
         after: { ...snapshot(created), invoiceId },

@@ -21,7 +21,7 @@ import {
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
 import { withRefunds } from '../pix/pix-admin.service'
-import { withPspCheckout, withPspUpgrade } from '../pix/pix-charge.service'
+import { withPspCheckout, withPspUpgrade } from './pix-invoice'
 import {
   type BillingDeps,
   cancelSubscription,

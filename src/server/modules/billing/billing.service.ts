@@ -29,8 +29,8 @@ import type { Tx } from '../../db/client'
 import { type Actor, audit, systemActor } from '../audit/audit'
 import { toPlan } from '../plans/plans.repo'
 import { upgradeCardPending } from './card-upgrade.service'
-import { type PixDeps, withPspCharge } from '../pix/pix-charge.service'
-import { getPixSettings, newPixReference, pixChargeFor, requirePixConfig } from '../pix/pix-settings.repo'
+import { issuePixInvoice, type PixDeps, withPspCharge } from './pix-invoice'
+import { getPixSettings, pixChargeFor, requirePixConfig } from '../pix/pix-settings.repo'
 import { hitRateLimit } from '../rate-limit/rate-limit'
 import {
   isStaleUpgrade,
@@ -47,7 +47,6 @@ import {
   findUserPayment,
   findUserSubscription,
   getPlanRow,
-  insertPayment,
   insertSubscription,
   listHigherPlans,
   lockSubscription,
@@ -112,18 +111,12 @@ export async function checkoutPix(deps: BillingDeps, user: SessionUser, planId: 
       createdAt: now,
       updatedAt: now,
     })
-    const payment = await insertPayment(tx, {
-      id: randomUUID(),
+    const payment = await issuePixInvoice(tx, {
       subscriptionId: subscription.id,
-      amountCents: plan.priceCents,
-      status: 'pending_pix',
-      paymentMethod: 'pix',
       type: 'new',
-      metadata: { type: 'new' },
+      amountCents: plan.priceCents,
       dueDate: addDays(now, pixDueDays),
-      pixReference: newPixReference('ASS'),
-      createdAt: now,
-      updatedAt: now,
+      now,
     })
     await audit(tx, actorOf(user), 'subscription.checkout_pix', 'subscription', subscription.id, {
       after: { planId: plan.id, status: subscription.status, paymentId: payment.id, amountCents: payment.amountCents },

@@ -21,9 +21,9 @@ import { payments } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import type { LifecycleDeps } from '../lifecycle/pass-runner'
 import { enqueue, renderInvoiceCreated } from '../lifecycle/notifications.service'
-import { newPixReference } from '../pix/pix-settings.repo'
+import { issuePixInvoice, newPixReference, pixInvoiceMetadata } from './pix-invoice'
 import type { RateRule } from '../rate-limit/rate-limit'
-import { insertPayment, voidPayment } from './billing.repo'
+import { voidPayment } from './billing.repo'
 import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import type { PlanRow } from '../../db/schema/plans'
 
@@ -93,11 +93,11 @@ export async function issueOrReplaceUpgradeInvoice(
   const values = {
     amountCents,
     targetPlanId: target.id,
-    metadata: { type: 'upgrade' as const, targetPlanId: target.id },
+    metadata: pixInvoiceMetadata('upgrade', target.id),
     pricedPeriodEnd,
     dueDate: upgradeDueDate(now, pricedPeriodEnd, input.dueDays),
     // A new amount is a new BR Code: a new reference, so a transfer of the old code is not taken for this one.
-    pixReference: newPixReference('UPG'),
+    pixReference: newPixReference('upgrade'),
     updatedAt: now,
   }
   if (open) {
@@ -113,14 +113,14 @@ export async function issueOrReplaceUpgradeInvoice(
     })
     return updated
   }
-  const payment = await insertPayment(tx, {
-    id: randomUUID(),
+  const payment = await issuePixInvoice(tx, {
     subscriptionId: subscription.id,
-    status: 'pending_pix',
-    paymentMethod: 'pix',
     type: 'upgrade',
-    createdAt: now,
-    ...values,
+    amountCents,
+    dueDate: values.dueDate,
+    targetPlanId: target.id,
+    pricedPeriodEnd,
+    now,
   })
   await audit(tx, actor, 'payment.upgrade_invoice', 'payment', payment.id, {
     after: {
@@ -170,18 +170,13 @@ export async function repriceOpenRenewals(
   for (const old of open) {
     if (old.amountCents === plan.priceCents) continue
     await voidPayment(tx, old.id, now)
-    const renewal = await insertPayment(tx, {
-      id: randomUUID(),
+    const renewal = await issuePixInvoice(tx, {
       subscriptionId: subscription.id,
-      amountCents: plan.priceCents,
-      status: 'pending_pix',
-      paymentMethod: 'pix',
       type: 'renewal',
-      metadata: { type: 'renewal', replacesPaymentId: old.id, previousAmountCents: old.amountCents },
+      amountCents: plan.priceCents,
       dueDate: old.dueDate,
-      pixReference: newPixReference('REN'),
-      createdAt: now,
-      updatedAt: now,
+      metadata: { replacesPaymentId: old.id, previousAmountCents: old.amountCents },
+      now,
     })
     await audit(tx, actor, 'payment.renewal_repriced', 'payment', renewal.id, {
       before: { paymentId: old.id, amountCents: old.amountCents, status: old.status },

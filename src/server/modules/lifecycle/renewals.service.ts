@@ -5,7 +5,7 @@ import { addDays } from '../../../domain/billing-period'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { audit, systemActor } from '../audit/audit'
-import { newPixReference } from '../pix/pix-settings.repo'
+import { issuePixInvoice } from '../billing/pix-invoice'
 import { enqueue, renderInvoiceCreated } from './notifications.service'
 import { forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
 
@@ -53,26 +53,14 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
     async (tx, subscription) => {
       const [plan] = await tx.select().from(plans).where(eq(plans.id, subscription.planId)).limit(1)
       if (!plan) throw new Error(`plan ${subscription.planId} of subscription ${subscription.id} is missing`)
-      const [payment] = await tx
-        .insert(payments)
-        .values({
-          id: randomUUID(),
-          subscriptionId: subscription.id,
-          amountCents: plan.priceCents,
-          status: 'pending_pix',
-          paymentMethod: 'pix',
-          type: 'renewal',
-          metadata: { type: 'renewal' },
-          dueDate: subscription.currentPeriodEnd,
-          pixReference: newPixReference('REN'),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({
-          target: [payments.subscriptionId, payments.dueDate],
-          where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
-        })
-        .returning()
+      const payment = await issuePixInvoice(tx, {
+        subscriptionId: subscription.id,
+        type: 'renewal',
+        amountCents: plan.priceCents,
+        dueDate: subscription.currentPeriodEnd,
+        now,
+        oncePerPeriod: true,
+      })
       if (!payment) return false // another worker issued it between our claim and our insert
       await audit(tx, actor, 'payment.renewal_invoice', 'payment', payment.id, {
         after: {

@@ -6,7 +6,7 @@ import { pixTxidFor } from '../../../domain/pix-txid'
 import { payments, pixRefunds } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import { ApiPixError } from './api-pix-client'
-import type { PixDeps } from './pix-charge.service'
+import type { PixDeps } from '../billing/pix-invoice'
 import { getPixSettings } from './pix-settings.repo'
 import type { PixRefundRow as RefundRow } from '../../db/schema/billing'
 

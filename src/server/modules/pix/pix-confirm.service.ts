@@ -16,7 +16,7 @@ import { confirmPayment } from '../admin/admin-payments.service'
 import { ApiPixError } from './api-pix-client'
 import { centsFromPixValor, type Pix } from './api-pix-types'
 import type { PixCallbackItem } from './pix-callback'
-import { ensurePixCharge, maxChargeAttempts, type PixDeps } from './pix-charge.service'
+import { ensurePixCharge, maxChargeAttempts, type PixDeps } from '../billing/pix-invoice'
 import { getPixSettings } from './pix-settings.repo'
 import type { PaymentRow } from '../../db/schema/billing'
 

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { PixCharge } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
@@ -67,18 +66,4 @@ export function pixChargeFor(
     type: payment.type,
     planName,
   }
-}
-
-const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-
-/**
- * A fresh BR Code txid: a 3-letter prefix ('ASS' new subscription, 'UPG' upgrade) and 22 random base62 characters,
- * 25 in all, the most field 62.05 holds (about 131 bits of randomness; the column is unique as well).
- */
-export function newPixReference(prefix: string): string {
-  if (!/^[A-Za-z0-9]{0,3}$/.test(prefix))
-    throw new Error('newPixReference: the prefix must be up to 3 letters or digits')
-  let reference = prefix
-  while (reference.length < 25) reference += base62[randomInt(base62.length)]
-  return reference
 }

@@ -14,7 +14,7 @@ import { problemSchema } from '../../http/problem'
 import type { Actor } from '../audit/audit'
 import { pixCallbackItems } from './pix-callback'
 import { listRefunds, pixOverview, refundPix, registerPixWebhook } from './pix-admin.service'
-import type { PixDeps } from './pix-charge.service'
+import type { PixDeps } from '../billing/pix-invoice'
 import { confirmNotified } from './pix-confirm.service'
 
 const pending = new WeakMap<object, Set<Promise<unknown>>>()

@@ -1,4 +1,11 @@
-// PIX_PROVIDER=api-pix: every PIX invoice is a charge (cob) at the PSP, created lazily and idempotently.
+// A PIX invoice, from issue to the code the customer pays: the one home of both steps, so that a change to how PIX
+// is charged (PIX Automático, another PSP) is made here once for the first invoice, the upgrade, the admin's
+// creation and the renewal.
+//
+// 1. Issue (issuePixInvoice, inside the caller's transaction): a pending_pix row of method 'pix', its type echoed in
+//    the metadata, due when the caller says, with a fresh BR Code reference whose prefix names the type.
+// 2. Charge (ensurePixCharge / withPspCharge, after the commit): with PIX_PROVIDER=api-pix every PIX invoice is a
+//    charge (cob) at the PSP, created lazily and idempotently.
 //
 // - The txid is derived from the payment id (domain/pix-txid.ts), so creating twice (two tabs, a retry after a
 //   timeout, the lifecycle pass and the customer's view at once) never makes two charges: ensureCob re-reads the
@@ -7,17 +14,100 @@
 // - When the PSP cannot be reached (or refuses), the invoice keeps the static code with our reference as txid
 //   (status 'fallback'): the customer can pay it, the webhook and the reconciliation still match that reference,
 //   the admin can confirm it by hand, and the lifecycle pass retries the charge.
-// - PIX_PROVIDER=manual (ctx.pix null): nothing here runs; the static code is shown as before.
-import { and, eq, inArray, isNull, or } from 'drizzle-orm'
+// - PIX_PROVIDER=manual (ctx.pix null): step 2 does nothing; the static code is shown.
+import { randomInt, randomUUID } from 'node:crypto'
+import type { PaymentType } from '../../../domain/billing-vocabulary'
+import type { Tx } from '../../db/client'
+import type { NewPaymentRow, PaymentMetadata } from '../../db/schema/billing'
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { PixCharge, PixCheckoutResult, UpgradeResult } from '../../../domain/contracts/billing'
 import { buildDynamicPixBrCode } from '../../../domain/pix'
 import { pixTxidFor } from '../../../domain/pix-txid'
 import type { AppContext } from '../../context'
 import { payments } from '../../db/schema/billing'
-import { ApiPixError } from './api-pix-client'
-import { cobBody, cobExpiresAt } from './api-pix-types'
-import { getPixSettings, requirePixConfig } from './pix-settings.repo'
+import { ApiPixError } from '../pix/api-pix-client'
+import { cobBody, cobExpiresAt } from '../pix/api-pix-types'
+import { getPixSettings, requirePixConfig } from '../pix/pix-settings.repo'
 import type { PaymentRow } from '../../db/schema/billing'
+
+/** The BR Code reference's prefix names what the invoice is for (seen in the bank statement and the admin lists). */
+export const pixReferencePrefix: Record<PaymentType, string> = { new: 'ASS', upgrade: 'UPG', renewal: 'REN' }
+
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/**
+ * A fresh BR Code txid for an invoice of this type: its 3-letter prefix (pixReferencePrefix) and 22 random base62
+ * characters, 25 in all, the most field 62.05 holds (about 131 bits of randomness; the column is unique as well).
+ */
+export function newPixReference(type: PaymentType): string {
+  let reference = pixReferencePrefix[type]
+  while (reference.length < 25) reference += base62[randomInt(base62.length)]
+  return reference
+}
+
+/** The metadata every PIX invoice carries: its type (and an upgrade's target plan) plus what the caller adds. */
+export function pixInvoiceMetadata(
+  type: PaymentType,
+  targetPlanId?: string | null,
+  extra: Omit<PaymentMetadata, 'type' | 'targetPlanId'> = {},
+): PaymentMetadata {
+  return { type, ...(targetPlanId ? { targetPlanId } : {}), ...extra }
+}
+
+export type PixInvoiceInput = {
+  subscriptionId: string
+  type: PaymentType
+  amountCents: number
+  dueDate: Date
+  now: Date
+  /** Upgrade invoices: the plan paying switches to, and the end of the period the amount priced. */
+  targetPlanId?: string
+  pricedPeriodEnd?: Date
+  /** Added to the metadata (a re-issued renewal names the invoice it replaces). */
+  metadata?: Omit<PaymentMetadata, 'type' | 'targetPlanId'>
+}
+
+/**
+ * Step 1: inserts a PIX invoice (pending_pix, method pix) in the caller's transaction and returns it. With
+ * `oncePerPeriod` (the lifecycle's renewal) an invoice already issued for that subscription and due date (the partial
+ * unique index payments_one_renewal_per_period_idx, voided ones excluded) makes it answer null instead.
+ */
+export async function issuePixInvoice(
+  tx: Tx,
+  input: PixInvoiceInput & { oncePerPeriod: true },
+): Promise<PaymentRow | null>
+export async function issuePixInvoice(tx: Tx, input: PixInvoiceInput): Promise<PaymentRow>
+export async function issuePixInvoice(
+  tx: Tx,
+  input: PixInvoiceInput & { oncePerPeriod?: boolean },
+): Promise<PaymentRow | null> {
+  const values: NewPaymentRow = {
+    id: randomUUID(),
+    subscriptionId: input.subscriptionId,
+    amountCents: input.amountCents,
+    status: 'pending_pix',
+    paymentMethod: 'pix',
+    type: input.type,
+    metadata: pixInvoiceMetadata(input.type, input.targetPlanId, input.metadata),
+    dueDate: input.dueDate,
+    pixReference: newPixReference(input.type),
+    createdAt: input.now,
+    updatedAt: input.now,
+  }
+  if (input.targetPlanId !== undefined) values.targetPlanId = input.targetPlanId
+  if (input.pricedPeriodEnd !== undefined) values.pricedPeriodEnd = input.pricedPeriodEnd
+  const insert = tx.insert(payments).values(values)
+  const [row] = input.oncePerPeriod
+    ? await insert
+        .onConflictDoNothing({
+          target: [payments.subscriptionId, payments.dueDate],
+          where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
+        })
+        .returning()
+    : await insert.returning()
+  if (!row && !input.oncePerPeriod) throw new Error('insert into payments returned nothing')
+  return row ?? null
+}
 
 export type PixLog = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void }
 
