@@ -13,7 +13,6 @@
 //   after that, or after the period moved on, sends it to review ('Em análise') instead of switching the plan.
 // - One open upgrade invoice per subscription. Choosing another target updates that row (amount, target, BR Code
 //   reference, due date) instead of adding rows, and target changes are rate limited per customer.
-import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { addDays, addMonthsAnchored, prorateUpgradeCents } from '../../../domain/billing-period'
 import type { Tx } from '../../db/client'

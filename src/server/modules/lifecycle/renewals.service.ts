@@ -1,5 +1,4 @@
 // PIX renewals: the invoice for the next period, created once, 3 days before the period ends.
-import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray, lte, notInArray, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import { payments, subscriptions } from '../../db/schema/billing'
