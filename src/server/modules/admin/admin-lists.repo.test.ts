@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { insertCustomer, insertPayment, insertSubscription, seedPlans } from './admin-fixtures'
-import { containsPattern, listAdminPayments, listAdminSubscriptions, listAdminUsers } from './admin-lists.repo'
+import { containsPattern } from '../../db/paging'
+import { listAdminPayments, listAdminSubscriptions, listAdminUsers } from './admin-lists.repo'
 
 let t: TestApp
 const paymentIds: string[] = []

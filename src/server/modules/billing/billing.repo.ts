@@ -1,14 +1,13 @@
 import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
-import { alias } from 'drizzle-orm/pg-core'
 import type { Executor, Tx } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import type { NewPaymentRow, NewSubscriptionRow, PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import type { PlanRow } from '../../db/schema/plans'
 import { hasOwnReceipt, ownReceiptPath } from '../../../domain/billing-vocabulary'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
+import { loadPaymentWithPlansAndProfile } from '../../db/subscription-rows'
 
 export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscription {
   return {
@@ -161,21 +160,10 @@ export async function voidPayment(tx: Tx, id: string, now: Date): Promise<Paymen
   return row
 }
 
-const targetPlans = alias(plans, 'target_plans')
-
 /**
  * One payment of the user with its subscription's plan, the upgrade's target plan and the customer's profile
  * (what the PIX view and the receipt print); null for anyone else's payment, like for a missing one.
  */
-export async function findUserPayment(db: Executor, userId: string, paymentId: string) {
-  const [row] = await db
-    .select({ payment: payments, plan: plans, targetPlan: targetPlans, profile: profiles })
-    .from(payments)
-    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
-    .where(and(eq(payments.id, paymentId), eq(subscriptions.userId, userId)))
-    .limit(1)
-  return row ?? null
+export function findUserPayment(db: Executor, userId: string, paymentId: string) {
+  return loadPaymentWithPlansAndProfile(db, paymentId, { userId })
 }

@@ -2,14 +2,12 @@
 // other modules cause, and the delivery sweep. Rules: lifecycle.service.ts.
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, gt, gte, inArray, lte, notInArray, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import { addDays } from '../../../domain/billing-period'
 import { isErasedEmail } from '../../../domain/personal-data'
 import type { Executor, Tx } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
-import { plans } from '../../db/schema/plans'
 import { isTemplateError, sendTemplateWith, sendTextWith, utilityTemplate } from '../messaging/whatsapp'
 import { getPixSettings, pixChargeFor } from '../pix/pix-settings.repo'
 import { recordOutbound } from '../whatsapp/messages.repo'
@@ -29,6 +27,7 @@ import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, swee
 import type { ProfileRow } from '../../db/schema/auth'
 import type { PaymentRow } from '../../db/schema/billing'
 import type { NotificationRow } from '../../db/schema/lifecycle'
+import { loadPaymentWithPlansAndProfile, loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
 
 /** After this many failed attempts a notification is marked 'failed' and left for people to look at. */
 export const maxNotificationAttempts = 6
@@ -99,31 +98,8 @@ export async function enqueue(tx: Tx, now: Date, rendered: Rendered): Promise<nu
 
 // ---- rendering from the rows ----
 
-const targetPlans = alias(plans, 'target_plans')
-
-async function loadPayment(tx: Tx, paymentId: string) {
-  const [row] = await tx
-    .select({ payment: payments, subscription: subscriptions, plan: plans, targetPlan: targetPlans, profile: profiles })
-    .from(payments)
-    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-    .where(eq(payments.id, paymentId))
-    .limit(1)
-  return row
-}
-
-async function loadSubscription(tx: Tx, subscriptionId: string) {
-  const [row] = await tx
-    .select({ subscription: subscriptions, plan: plans, profile: profiles })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-    .where(eq(subscriptions.id, subscriptionId))
-    .limit(1)
-  return row
-}
+const loadPayment = (tx: Tx, paymentId: string) => loadPaymentWithPlansAndProfile(tx, paymentId)
+const loadSubscription = loadSubscriptionWithPlanAndProfile
 
 /** The BR Code of an open invoice, or null when the PIX settings cannot build one (the message links the panel). */
 async function brCodeOf(tx: Tx, payment: PaymentRow, planName: string): Promise<string | null> {

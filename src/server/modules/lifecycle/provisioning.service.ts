@@ -14,6 +14,7 @@ import { audit, systemActor } from '../audit/audit'
 import { detectionWindowDays } from './notifications.service'
 import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
 import type { PlatformEventRow } from '../../db/schema/lifecycle'
+import { loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
 
 export type PlatformEventType = 'subscription.activated' | 'subscription.plan_changed' | 'subscription.ended'
 export type PlatformEventStatus = 'pending' | 'delivered' | 'skipped'
@@ -117,13 +118,7 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
       return row
     },
     async (tx, { id }) => {
-      const [row] = await tx
-        .select({ subscription: subscriptions, plan: plans, profile: profiles })
-        .from(subscriptions)
-        .innerJoin(plans, eq(plans.id, subscriptions.planId))
-        .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-        .where(eq(subscriptions.id, id))
-        .limit(1)
+      const row = await loadSubscriptionWithPlanAndProfile(tx, id)
       if (!row) return false
       const { subscription, plan, profile } = row
       const [last] = await tx
