@@ -4,9 +4,9 @@ import { ExternalLink, Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
-import { type Profile, profileUpdateInputSchema } from '../../../domain/contracts/billing'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
+import { type Profile, profileUpdateInputSchema } from '@/domain/contracts/billing'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
 import {
   Dialog,
   DialogContent,
@@ -14,15 +14,15 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { PageHeader } from '../../components/ui/page-header'
-import { QueryError, Spinner } from '../../components/ui/states'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { useSessionUser } from '../auth/session'
-import { WhatsAppVerification } from '../auth/whatsapp-verification'
-import { useSiteConfig } from '../site/site-config'
+} from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { FieldError, Label } from '@/web/components/ui/label'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { QueryError, Spinner } from '@/web/components/ui/states'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { useSessionUser } from '@/web/lib/session'
+import { WhatsAppVerification } from '@/web/shared/auth/whatsapp-verification'
+import { useSiteConfig } from '@/web/lib/site-config'
 import { profileQuery, useChangeWhatsApp, useUpdateProfile } from './api'
 import { MyDataSection } from './my-data-section'
 import { TwoFactorCard } from './two-factor-card'

@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Loader2, ShieldCheck } from 'lucide-react'
 import { QRCodeSVG } from 'qrcode.react'
 import { useState } from 'react'
-import { backupCodesSchema, okSchema, type SessionUser, twoFactorEnrolmentSchema } from '../../../domain/contracts/auth'
-import { Badge } from '../../components/ui/badge'
-import { PasswordField } from '../../components/password-field'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
+import { backupCodesSchema, okSchema, type SessionUser, twoFactorEnrolmentSchema } from '@/domain/contracts/auth'
+import { Badge } from '@/web/components/ui/badge'
+import { PasswordField } from '@/web/components/password-field'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
 import {
   Dialog,
   DialogContent,
@@ -14,12 +14,12 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { ApiError, api } from '../../lib/api'
-import { Notice } from '../auth/auth-card'
-import { sessionQuery } from '../auth/session'
+} from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { FieldError, Label } from '@/web/components/ui/label'
+import { ApiError, api } from '@/web/lib/api'
+import { Notice } from '@/web/shared/auth/auth-card'
+import { sessionQuery } from '@/web/lib/session'
 
 const texts = {
   enabled: { success: 'Verificação em duas etapas ativada.', error: 'Erro ao ativar a verificação em duas etapas' },

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query'
 import { CalendarClock, CircleCheck, Loader2, Plus } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import type { PixCharge, Subscription } from '../../../domain/contracts/billing'
-import { canCustomerCancel, canUpgrade } from '../../../domain/subscription-status'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardFooter, CardHeader } from '../../components/ui/card'
+import type { PixCharge, Subscription } from '@/domain/contracts/billing'
+import { canCustomerCancel, canUpgrade } from '@/domain/subscription-status'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardFooter, CardHeader } from '@/web/components/ui/card'
 import {
   Dialog,
   DialogContent,
@@ -14,15 +14,15 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { PageHeader } from '../../components/ui/page-header'
-import { Pagination } from '../../components/ui/pagination'
-import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { formatBRL, formatDate } from '../../lib/format'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { pageFrom, subscriptionsQuery, useCancelSubscription } from './api'
-import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from './status-badges'
+} from '@/web/components/ui/dialog'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { Pagination } from '@/web/components/ui/pagination'
+import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
+import { pageFrom, subscriptionsQuery, useCancelSubscription } from '@/web/shared/billing/api'
+import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '@/web/shared/billing/status-badges'
 import { UpgradeDialog } from './upgrade-dialog'
 
 /** After the card provider sends the customer back, its webhook may still be on the way: look again for a while. */

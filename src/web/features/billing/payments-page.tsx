@@ -2,16 +2,16 @@ import { useQuery } from '@tanstack/react-query'
 import { CircleCheck, CreditCard, ExternalLink, Loader2, QrCode } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import type { Payment } from '../../../domain/contracts/billing'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardFooter, CardHeader } from '../../components/ui/card'
-import { PageHeader } from '../../components/ui/page-header'
-import { Pagination } from '../../components/ui/pagination'
-import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { formatBRL, formatDate } from '../../lib/format'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { PixPaymentDialog } from '../checkout/pix-payment-view'
+import type { Payment } from '@/domain/contracts/billing'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardFooter, CardHeader } from '@/web/components/ui/card'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { Pagination } from '@/web/components/ui/pagination'
+import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
 import {
   openInvoicesPageSize,
   pageFrom,
@@ -19,8 +19,8 @@ import {
   pixChargeQuery,
   plansOnSaleQuery,
   useInvoiceCardCheckout,
-} from './api'
-import { billingTexts, PaymentStatusBadge, refundLabelOf } from './status-badges'
+} from '@/web/shared/billing/api'
+import { billingTexts, PaymentStatusBadge, refundLabelOf } from '@/web/shared/billing/status-badges'
 
 const paymentTypeLabel: Record<Payment['type'], string> = {
   new: 'Nova assinatura',

@@ -2,8 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import { centsToDecimalString, toCents } from '../../../../domain/money'
-import { Button } from '../../../components/ui/button'
+import { centsToDecimalString, toCents } from '@/domain/money'
+import { Button } from '@/web/components/ui/button'
 import {
   Dialog,
   DialogContent,
@@ -11,10 +11,10 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog'
-import { Input } from '../../../components/ui/input'
-import { FieldError, Label } from '../../../components/ui/label'
-import { formatBRL, formatDate } from '../../../lib/format'
+} from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { FieldError, Label } from '@/web/components/ui/label'
+import { formatBRL, formatDate } from '@/web/lib/format'
 import { type AdminPayment, useConfirmPayment } from './api'
 
 const formSchema = z.object({

@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import { type Plan, type PlanInput, planIdSchema, splitFeatures } from '../../../../domain/contracts/plans'
-import { centsToDecimalString, toCents } from '../../../../domain/money'
-import { Button } from '../../../components/ui/button'
+import { type Plan, type PlanInput, planIdSchema, splitFeatures } from '@/domain/contracts/plans'
+import { centsToDecimalString, toCents } from '@/domain/money'
+import { Button } from '@/web/components/ui/button'
 import {
   Dialog,
   DialogContent,
@@ -12,11 +12,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog'
-import { Input, Textarea } from '../../../components/ui/input'
-import { FieldError, Label } from '../../../components/ui/label'
-import { ApiError } from '../../../lib/api'
-import { CheckboxField } from '../shared/form-controls'
+} from '@/web/components/ui/dialog'
+import { Input, Textarea } from '@/web/components/ui/input'
+import { FieldError, Label } from '@/web/components/ui/label'
+import { ApiError } from '@/web/lib/api'
+import { CheckboxField } from '@/web/features/admin/shared/form-controls'
 import { useSavePlan } from './api'
 
 const quantity = z

@@ -3,13 +3,9 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useId } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { z } from 'zod'
-import type { adminSubscriptionSchema, settlementPreviewSchema } from '../../../../domain/contracts/admin'
-import {
-  isSubscriptionStatus,
-  type SubscriptionStatus,
-  subscriptionStatusLabel,
-} from '../../../../domain/subscription-status'
-import { Button } from '../../../components/ui/button'
+import type { adminSubscriptionSchema, settlementPreviewSchema } from '@/domain/contracts/admin'
+import { isSubscriptionStatus, type SubscriptionStatus, subscriptionStatusLabel } from '@/domain/subscription-status'
+import { Button } from '@/web/components/ui/button'
 import {
   Dialog,
   DialogContent,
@@ -17,15 +13,15 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog'
-import { Input } from '../../../components/ui/input'
-import { FieldError, Label } from '../../../components/ui/label'
-import { ApiError } from '../../../lib/api'
-import { formatBRL, formatDate } from '../../../lib/format'
-import { adminPlansQuery } from '../plans/api'
-import { addMonthsToDateInput, dateInputPattern, fromDateInput, toDateInput } from '../shared/dates'
-import { CheckboxField, NativeSelect } from '../shared/form-controls'
-import { optionsOf, paymentTypeLabel } from '../shared/labels'
+} from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { FieldError, Label } from '@/web/components/ui/label'
+import { ApiError } from '@/web/lib/api'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { adminPlansQuery } from '@/web/features/admin/plans/api'
+import { addMonthsToDateInput, dateInputPattern, fromDateInput, toDateInput } from '@/web/features/admin/shared/dates'
+import { CheckboxField, NativeSelect } from '@/web/features/admin/shared/form-controls'
+import { optionsOf, paymentTypeLabel } from '@/web/features/admin/shared/labels'
 import { type AdminSubscriptionInput, settlementPreviewQuery, useSaveSubscription } from './api'
 import { type CustomerOption, CustomerPicker } from './customer-picker'
 
