@@ -23,6 +23,7 @@ export function Field({
   id: fixedId,
   label,
   hint,
+  hintClassName,
   error,
   className,
   children,
@@ -30,6 +31,8 @@ export function Field({
   id?: string | undefined
   label: ReactNode
   hint?: ReactNode
+  /** Replaces the hint's muted style (e.g. a live check that turns red). */
+  hintClassName?: string | undefined
   error?: string | undefined
   className?: string | undefined
   children: ReactElement<Partial<FieldControlProps>> | ((control: FieldControlProps) => ReactNode)
@@ -50,7 +53,7 @@ export function Field({
           ? cloneElement(children, control)
           : null}
       {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+        <p id={`${id}-hint`} className={hintClassName ?? 'text-sm text-muted-foreground'}>
           {hint}
         </p>
       ) : null}

@@ -16,7 +16,8 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog'
 import { Input } from '@/web/components/ui/input'
-import { FieldError, Label } from '@/web/components/ui/label'
+import { Field } from '@/web/components/form/field'
+import { Label } from '@/web/components/ui/label'
 import { PageHeader } from '@/web/components/ui/page-header'
 import { QueryError, Spinner } from '@/web/components/ui/states'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
@@ -76,28 +77,12 @@ function ProfileCard({ profile }: { profile: Profile }) {
             <Label htmlFor="profile-email">E-mail</Label>
             <Input id="profile-email" type="email" value={profile.email} readOnly />
           </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="profile-name">Nome</Label>
-            <Input
-              id="profile-name"
-              autoComplete="name"
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={errors.name ? 'profile-name-error' : undefined}
-              {...form.register('name')}
-            />
-            <FieldError id="profile-name-error" message={errors.name?.message} />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="profile-company">Empresa</Label>
-            <Input
-              id="profile-company"
-              autoComplete="organization"
-              aria-invalid={errors.company_name ? true : undefined}
-              aria-describedby={errors.company_name ? 'profile-company-error' : undefined}
-              {...form.register('company_name')}
-            />
-            <FieldError id="profile-company-error" message={errors.company_name?.message} />
-          </div>
+          <Field id="profile-name" label="Nome" error={errors.name?.message}>
+            <Input autoComplete="name" {...form.register('name')} />
+          </Field>
+          <Field id="profile-company" label="Empresa" error={errors.company_name?.message}>
+            <Input autoComplete="organization" {...form.register('company_name')} />
+          </Field>
           <div className="flex flex-col gap-2">
             <Label htmlFor="profile-whatsapp">WhatsApp</Label>
             <div className="flex gap-2">

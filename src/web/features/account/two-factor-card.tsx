@@ -16,7 +16,7 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog'
 import { Input } from '@/web/components/ui/input'
-import { FieldError, Label } from '@/web/components/ui/label'
+import { Field } from '@/web/components/form/field'
 import { ApiError, api } from '@/web/lib/api'
 import { Notice } from '@/web/shared/auth/auth-card'
 import { sessionQuery } from '@/web/lib/session'
@@ -188,19 +188,14 @@ function EnableDialog({ onClose }: { onClose: () => void }) {
                     {enrolment.secret}
                   </code>
                 </div>
-                <div className="flex flex-col gap-2">
-                  <Label htmlFor="two-factor-code">Código de verificação</Label>
+                <Field id="two-factor-code" label="Código de verificação" error={error ?? undefined}>
                   <Input
-                    id="two-factor-code"
                     inputMode="numeric"
                     autoComplete="one-time-code"
                     value={code}
                     onChange={(event) => setCode(event.target.value)}
-                    aria-invalid={error ? true : undefined}
-                    aria-describedby={error ? 'two-factor-code-error' : undefined}
                   />
-                  <FieldError id="two-factor-code-error" message={error ?? undefined} />
-                </div>
+                </Field>
               </>
             ) : (
               <PasswordField id="two-factor-password" value={password} onChange={setPassword} error={error} />
