@@ -19,7 +19,7 @@ import { Input } from '@/web/components/ui/input'
 import { Field } from '@/web/components/form/field'
 import { Label } from '@/web/components/ui/label'
 import { PageHeader } from '@/web/components/ui/page-header'
-import { QueryError, Spinner } from '@/web/components/ui/states'
+import { QueryState } from '@/web/components/query-state'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSessionUser } from '@/web/lib/session'
 import { WhatsAppVerification } from '@/web/shared/auth/whatsapp-verification'
@@ -39,17 +39,15 @@ export function AccountPage() {
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Minha conta" description="Seus dados de cadastro e o acesso à plataforma de atendimento." />
-      {profile.isPending ? (
-        <Spinner label="Carregando perfil…" />
-      ) : profile.isError ? (
-        <QueryError error={profile.error} onRetry={() => void profile.refetch()} />
-      ) : (
-        <div className="grid items-start gap-6 lg:grid-cols-[3fr_2fr]">
-          <ProfileCard profile={profile.data} />
-          <PlatformAccessCard email={profile.data.email} />
-          {user ? <TwoFactorCard user={user} /> : null}
-        </div>
-      )}
+      <QueryState query={profile} loadingLabel="Carregando perfil…">
+        {(data) => (
+          <div className="grid items-start gap-6 lg:grid-cols-[3fr_2fr]">
+            <ProfileCard profile={data} />
+            <PlatformAccessCard email={data.email} />
+            {user ? <TwoFactorCard user={user} /> : null}
+          </div>
+        )}
+      </QueryState>
       {profile.isSuccess ? <MyDataSection /> : null}
     </div>
   )

@@ -7,7 +7,8 @@ import type { Plan } from '@/domain/contracts/plans'
 import { paths } from '@/web/app/paths'
 import { Button } from '@/web/components/ui/button'
 import { PageHeader } from '@/web/components/ui/page-header'
-import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { QueryState } from '@/web/components/query-state'
+import { EmptyState } from '@/web/components/ui/states'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { type PaymentMethod, PaymentMethodDialog } from '@/web/shared/billing/payment-method-dialog'
 import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
@@ -66,21 +67,22 @@ export function SubscriptionsPage() {
         title="Assinar um plano"
         description="Escolha o plano ideal para a sua equipe e pague com PIX ou cartão de crédito."
       />
-      {plans.isPending ? (
-        <Spinner label="Carregando planos…" />
-      ) : plans.isError ? (
-        <QueryError error={plans.error} onRetry={() => void plans.refetch()} />
-      ) : plans.data.length === 0 ? (
-        <EmptyState title="Nenhum plano disponível no momento." />
-      ) : (
-        <ul className="grid items-stretch gap-6 md:grid-cols-2 xl:grid-cols-3">
-          {plans.data.map((plan) => (
-            <li key={plan.id} className="flex">
-              <PlanCard plan={plan} onChoose={() => setChosen(plan)} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={plans}
+        loadingLabel="Carregando planos…"
+        isEmpty={(data) => data.length === 0}
+        empty={<EmptyState title="Nenhum plano disponível no momento." />}
+      >
+        {(data) => (
+          <ul className="grid items-stretch gap-6 md:grid-cols-2 xl:grid-cols-3">
+            {data.map((plan) => (
+              <li key={plan.id} className="flex">
+                <PlanCard plan={plan} onChoose={() => setChosen(plan)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
       <PaymentMethodDialog
         plan={chosen}
         open={chosen !== null}

@@ -7,7 +7,8 @@ import { paths } from '@/web/app/paths'
 import { Button } from '@/web/components/ui/button'
 import { Card, CardContent, CardHeader } from '@/web/components/ui/card'
 import { PageHeader } from '@/web/components/ui/page-header'
-import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { QueryState } from '@/web/components/query-state'
+import { EmptyState } from '@/web/components/ui/states'
 import { formatBRL, formatDate } from '@/web/lib/format'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSessionUser } from '@/web/lib/session'
@@ -30,13 +31,9 @@ export function OverviewPage() {
         title="Painel"
         description={firstName ? `Olá, ${firstName}! Este é o resumo da sua assinatura.` : 'Resumo da sua assinatura.'}
       />
-      {subscriptions.isPending ? (
-        <Spinner label="Carregando assinatura…" />
-      ) : subscriptions.isError ? (
-        <QueryError error={subscriptions.error} onRetry={() => void subscriptions.refetch()} />
-      ) : (
-        <Overview subscription={currentSubscription(subscriptions.data.items)} payments={payments.data?.items ?? []} />
-      )}
+      <QueryState query={subscriptions} loadingLabel="Carregando assinatura…">
+        {(data) => <Overview subscription={currentSubscription(data.items)} payments={payments.data?.items ?? []} />}
+      </QueryState>
     </div>
   )
 }

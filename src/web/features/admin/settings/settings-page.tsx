@@ -12,7 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/web/components
 import { Input, Textarea } from '@/web/components/ui/input'
 import { Field } from '@/web/components/form/field'
 import { PageHeader } from '@/web/components/ui/page-header'
-import { QueryError, Spinner } from '@/web/components/ui/states'
+import { QueryState } from '@/web/components/query-state'
 import { formatBRL, formatDate } from '@/web/lib/format'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { cardInfoQuery, pixSettingsQuery, useSavePixSettings } from './api'
@@ -42,13 +42,7 @@ export function SettingsPage() {
         title="Configurações"
         description="Dados da conta que recebe os pagamentos PIX e integração do pagamento com cartão."
       />
-      {settings.isPending ? (
-        <Spinner />
-      ) : settings.isError ? (
-        <QueryError error={settings.error} onRetry={() => void settings.refetch()} />
-      ) : (
-        <PixSettingsForm settings={settings.data.settings} />
-      )}
+      <QueryState query={settings}>{(data) => <PixSettingsForm settings={data.settings} />}</QueryState>
       <CardPaymentHelp />
     </div>
   )
@@ -250,48 +244,46 @@ function CardPaymentHelp() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {info.isPending ? (
-          <Spinner />
-        ) : info.isError ? (
-          <QueryError error={info.error} onRetry={() => void info.refetch()} />
-        ) : (
-          <div className="flex flex-col gap-4 text-sm">
-            <p>
-              Modo: <strong>{modeLabel[info.data.mode]}</strong>
-            </p>
-            <p>
-              O checkout é criado pela função{' '}
-              <code className="rounded bg-muted px-1.5 py-0.5 font-mono">{info.data.checkoutFunction}</code>, que
-              devolve o endereço da página de pagamento do Stripe.
-            </p>
-            <div className="flex flex-col gap-2">
-              <label htmlFor={webhookId} className="font-medium">
-                Endpoint do webhook
-              </label>
-              <Input
-                id={webhookId}
-                readOnly
-                value={info.data.webhookUrl}
-                className="font-mono"
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <p className="text-muted-foreground">
-                No painel do Stripe, em Desenvolvedores → Webhooks, adicione este endpoint com os eventos abaixo e copie
-                o segredo de assinatura para STRIPE_WEBHOOK_SECRET.
+        <QueryState query={info}>
+          {(data) => (
+            <div className="flex flex-col gap-4 text-sm">
+              <p>
+                Modo: <strong>{modeLabel[data.mode]}</strong>
               </p>
+              <p>
+                O checkout é criado pela função{' '}
+                <code className="rounded bg-muted px-1.5 py-0.5 font-mono">{data.checkoutFunction}</code>, que devolve o
+                endereço da página de pagamento do Stripe.
+              </p>
+              <div className="flex flex-col gap-2">
+                <label htmlFor={webhookId} className="font-medium">
+                  Endpoint do webhook
+                </label>
+                <Input
+                  id={webhookId}
+                  readOnly
+                  value={data.webhookUrl}
+                  className="font-mono"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+                <p className="text-muted-foreground">
+                  No painel do Stripe, em Desenvolvedores → Webhooks, adicione este endpoint com os eventos abaixo e
+                  copie o segredo de assinatura para STRIPE_WEBHOOK_SECRET.
+                </p>
+              </div>
+              <div className="flex flex-col gap-2">
+                <p className="font-medium">Eventos</p>
+                <ul className="flex flex-wrap gap-2">
+                  {data.events.map((event) => (
+                    <li key={event}>
+                      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{event}</code>
+                    </li>
+                  ))}
+                </ul>
+              </div>
             </div>
-            <div className="flex flex-col gap-2">
-              <p className="font-medium">Eventos</p>
-              <ul className="flex flex-wrap gap-2">
-                {info.data.events.map((event) => (
-                  <li key={event}>
-                    <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{event}</code>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </div>
-        )}
+          )}
+        </QueryState>
       </CardContent>
     </Card>
   )
