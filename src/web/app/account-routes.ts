@@ -1,4 +1,4 @@
 // The lazily loaded account chunk: sign-up (with the WhatsApp check), login and password pages.
-export { LoginPage } from '../features/auth/login-page'
-export { ForgotPasswordPage, ResetPasswordPage } from '../features/auth/password-pages'
-export { SignupPage } from '../features/auth/signup-page'
+export { LoginPage } from '@/web/features/auth/login-page'
+export { ForgotPasswordPage, ResetPasswordPage } from '@/web/features/auth/password-pages'
+export { SignupPage } from '@/web/features/auth/signup-page'

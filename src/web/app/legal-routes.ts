@@ -1,2 +1,2 @@
 // The lazily loaded legal texts (long prose nobody needs on the landing page).
-export { PrivacyPolicyPage, TermsOfServicePage } from '../features/site/legal-pages'
+export { PrivacyPolicyPage, TermsOfServicePage } from '@/web/features/site/legal-pages'

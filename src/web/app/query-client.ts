@@ -1,8 +1,8 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import { ApiError } from '../lib/api'
-import type { Feedback } from '../lib/toasts'
-import { sessionQuery } from '../features/auth/session'
+import { ApiError } from '@/web/lib/api'
+import type { Feedback } from '@/web/lib/toasts'
+import { sessionQuery } from '@/web/lib/session'
 import { paths } from './paths'
 
 declare module '@tanstack/react-query' {

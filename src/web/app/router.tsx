@@ -1,9 +1,9 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
-import { RequireAdmin, RequireUser } from '../features/auth/guards'
-import { RouteErrorScreen } from '../features/site/error-screen'
-import { LandingPage } from '../features/site/landing-page'
-import { NotFoundPage } from '../features/site/not-found-page'
-import { PlansPage } from '../features/site/plans-page'
+import { RequireAdmin, RequireUser } from '@/web/features/auth/guards'
+import { RouteErrorScreen } from '@/web/features/site/error-screen'
+import { LandingPage } from '@/web/features/site/landing-page'
+import { NotFoundPage } from '@/web/features/site/not-found-page'
+import { PlansPage } from '@/web/features/site/plans-page'
 import { paths } from './paths'
 
 /** Dashboard and admin screens are split into chunks that public pages never load; so are account and legal pages. */

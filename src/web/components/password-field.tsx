@@ -1,5 +1,5 @@
+import { Field } from './form/field'
 import { Input } from './ui/input'
-import { FieldError, Label } from './ui/label'
 
 /** The current password asked again (step-up, two-factor, account deletion): label, field and its error, wired. */
 export function PasswordField({
@@ -16,18 +16,13 @@ export function PasswordField({
   error: string | null | undefined
 }) {
   return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
+    <Field id={id} label={label} error={error ?? undefined}>
       <Input
-        id={id}
         type="password"
         autoComplete="current-password"
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
       />
-      <FieldError id={`${id}-error`} message={error ?? undefined} />
-    </div>
+    </Field>
   )
 }

@@ -1,7 +1,7 @@
 import { format } from 'date-fns'
 import { ptBR } from 'date-fns/locale'
 
-export { formatBRL } from '../../domain/money'
+export { formatBRL } from '@/domain/money'
 
 const fortaleza = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Fortaleza',

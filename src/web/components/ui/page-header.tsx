@@ -1,5 +1,5 @@
 import type * as React from 'react'
-import { cn } from '../../lib/cn'
+import { cn } from '@/web/lib/cn'
 
 /** A dashboard page's heading (the page's only h1), its short description and its main actions. */
 export function PageHeader({

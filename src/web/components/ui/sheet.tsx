@@ -1,7 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog'
 import { X } from 'lucide-react'
 import type * as React from 'react'
-import { cn } from '../../lib/cn'
+import { cn } from '@/web/lib/cn'
 
 /** A dialog that slides in from a side of the screen (the dashboard's mobile menu). */
 export const Sheet = DialogPrimitive.Root

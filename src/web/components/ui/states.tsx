@@ -1,5 +1,5 @@
 import { Loader2 } from 'lucide-react'
-import { ApiError } from '../../lib/api'
+import { ApiError } from '@/web/lib/api'
 import { Button } from './button'
 
 export function Spinner({ label = 'Carregando…' }: { label?: string }) {

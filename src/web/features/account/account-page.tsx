@@ -4,9 +4,9 @@ import { ExternalLink, Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
-import { type Profile, profileUpdateInputSchema } from '../../../domain/contracts/billing'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
+import { type Profile, profileUpdateInputSchema } from '@/domain/contracts/billing'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
 import {
   Dialog,
   DialogContent,
@@ -14,15 +14,16 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { PageHeader } from '../../components/ui/page-header'
-import { QueryError, Spinner } from '../../components/ui/states'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { useSessionUser } from '../auth/session'
-import { WhatsAppVerification } from '../auth/whatsapp-verification'
-import { useSiteConfig } from '../site/site-config'
+} from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { Field } from '@/web/components/form/field'
+import { Label } from '@/web/components/ui/label'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { QueryState } from '@/web/components/query-state'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { useSessionUser } from '@/web/lib/session'
+import { WhatsAppVerification } from '@/web/shared/auth/whatsapp-verification'
+import { useSiteConfig } from '@/web/lib/site-config'
 import { profileQuery, useChangeWhatsApp, useUpdateProfile } from './api'
 import { MyDataSection } from './my-data-section'
 import { TwoFactorCard } from './two-factor-card'
@@ -38,17 +39,15 @@ export function AccountPage() {
   return (
     <div className="flex flex-col gap-6">
       <PageHeader title="Minha conta" description="Seus dados de cadastro e o acesso à plataforma de atendimento." />
-      {profile.isPending ? (
-        <Spinner label="Carregando perfil…" />
-      ) : profile.isError ? (
-        <QueryError error={profile.error} onRetry={() => void profile.refetch()} />
-      ) : (
-        <div className="grid items-start gap-6 lg:grid-cols-[3fr_2fr]">
-          <ProfileCard profile={profile.data} />
-          <PlatformAccessCard email={profile.data.email} />
-          {user ? <TwoFactorCard user={user} /> : null}
-        </div>
-      )}
+      <QueryState query={profile} loadingLabel="Carregando perfil…">
+        {(data) => (
+          <div className="grid items-start gap-6 lg:grid-cols-[3fr_2fr]">
+            <ProfileCard profile={data} />
+            <PlatformAccessCard email={data.email} />
+            {user ? <TwoFactorCard user={user} /> : null}
+          </div>
+        )}
+      </QueryState>
       {profile.isSuccess ? <MyDataSection /> : null}
     </div>
   )
@@ -76,28 +75,12 @@ function ProfileCard({ profile }: { profile: Profile }) {
             <Label htmlFor="profile-email">E-mail</Label>
             <Input id="profile-email" type="email" value={profile.email} readOnly />
           </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="profile-name">Nome</Label>
-            <Input
-              id="profile-name"
-              autoComplete="name"
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={errors.name ? 'profile-name-error' : undefined}
-              {...form.register('name')}
-            />
-            <FieldError id="profile-name-error" message={errors.name?.message} />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="profile-company">Empresa</Label>
-            <Input
-              id="profile-company"
-              autoComplete="organization"
-              aria-invalid={errors.company_name ? true : undefined}
-              aria-describedby={errors.company_name ? 'profile-company-error' : undefined}
-              {...form.register('company_name')}
-            />
-            <FieldError id="profile-company-error" message={errors.company_name?.message} />
-          </div>
+          <Field id="profile-name" label="Nome" error={errors.name?.message}>
+            <Input autoComplete="name" {...form.register('name')} />
+          </Field>
+          <Field id="profile-company" label="Empresa" error={errors.company_name?.message}>
+            <Input autoComplete="organization" {...form.register('company_name')} />
+          </Field>
           <div className="flex flex-col gap-2">
             <Label htmlFor="profile-whatsapp">WhatsApp</Label>
             <div className="flex gap-2">

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { type profileUpdateInputSchema, profileSchema } from '../../../domain/contracts/billing'
-import { api } from '../../lib/api'
-import { toasts } from '../../lib/toasts'
+import { type profileUpdateInputSchema, profileSchema } from '@/domain/contracts/billing'
+import { api } from '@/web/lib/api'
+import { toasts } from '@/web/lib/toasts'
 
 export function profileQuery() {
   return queryOptions({

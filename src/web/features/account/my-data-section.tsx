@@ -3,11 +3,11 @@ import { Download, Loader2, Trash2 } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { toast } from 'sonner'
-import { okSchema } from '../../../domain/contracts/auth'
-import { paths } from '../../app/paths'
-import { PasswordField } from '../../components/password-field'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
+import { okSchema } from '@/domain/contracts/auth'
+import { paths } from '@/web/app/paths'
+import { PasswordField } from '@/web/components/password-field'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
 import {
   Dialog,
   DialogContent,
@@ -15,9 +15,9 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { ApiError, api } from '../../lib/api'
-import { useLeaveSignedOut } from '../auth/api'
+} from '@/web/components/ui/dialog'
+import { ApiError, api } from '@/web/lib/api'
+import { useLeaveSignedOut } from '@/web/lib/session'
 
 /** Texts of 'Meus dados' (not in the spec): ours, in the tone of the spec's toasts. */
 export const myDataTexts = {

@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Loader2, ShieldCheck } from 'lucide-react'
 import { QRCodeSVG } from 'qrcode.react'
 import { useState } from 'react'
-import { backupCodesSchema, okSchema, type SessionUser, twoFactorEnrolmentSchema } from '../../../domain/contracts/auth'
-import { Badge } from '../../components/ui/badge'
-import { PasswordField } from '../../components/password-field'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
+import { backupCodesSchema, okSchema, type SessionUser, twoFactorEnrolmentSchema } from '@/domain/contracts/auth'
+import { Badge } from '@/web/components/ui/badge'
+import { PasswordField } from '@/web/components/password-field'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
 import {
   Dialog,
   DialogContent,
@@ -14,12 +14,12 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { ApiError, api } from '../../lib/api'
-import { Notice } from '../auth/auth-card'
-import { sessionQuery } from '../auth/session'
+} from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { Field } from '@/web/components/form/field'
+import { ApiError, api } from '@/web/lib/api'
+import { Notice } from '@/web/shared/auth/auth-card'
+import { sessionQuery } from '@/web/lib/session'
 
 const texts = {
   enabled: { success: 'Verificação em duas etapas ativada.', error: 'Erro ao ativar a verificação em duas etapas' },
@@ -188,19 +188,14 @@ function EnableDialog({ onClose }: { onClose: () => void }) {
                     {enrolment.secret}
                   </code>
                 </div>
-                <div className="flex flex-col gap-2">
-                  <Label htmlFor="two-factor-code">Código de verificação</Label>
+                <Field id="two-factor-code" label="Código de verificação" error={error ?? undefined}>
                   <Input
-                    id="two-factor-code"
                     inputMode="numeric"
                     autoComplete="one-time-code"
                     value={code}
                     onChange={(event) => setCode(event.target.value)}
-                    aria-invalid={error ? true : undefined}
-                    aria-describedby={error ? 'two-factor-code-error' : undefined}
                   />
-                  <FieldError id="two-factor-code-error" message={error ?? undefined} />
-                </div>
+                </Field>
               </>
             ) : (
               <PasswordField id="two-factor-password" value={password} onChange={setPassword} error={error} />

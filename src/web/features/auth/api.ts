@@ -1,16 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef } from 'react'
-import { z } from 'zod'
 import {
   okSchema,
   type SignInInput,
   type SignUpInput,
   sessionSchema,
   signInResultSchema,
-} from '../../../domain/contracts/auth'
-import { api } from '../../lib/api'
-import { toasts } from '../../lib/toasts'
-import { sessionQuery } from './session'
+} from '@/domain/contracts/auth'
+import { api } from '@/web/lib/api'
+import { toasts } from '@/web/lib/toasts'
+import { sessionQuery } from '@/web/lib/session'
 
 /** Texts of the account pages that the spec does not have: ours, in the same tone. */
 export const authTexts = {
@@ -18,25 +16,6 @@ export const authTexts = {
   forgotPassword: { error: 'Erro ao enviar link' },
   resetPassword: { error: 'Erro ao redefinir senha', success: 'Senha alterada! Entre com a nova senha.' },
 } as const
-
-export function useSendWhatsAppCode() {
-  return useMutation({
-    mutationFn: (phoneNumber: string) => api.post('/api/whatsapp/send-code', { phone_number: phoneNumber }, okSchema),
-    meta: { feedback: toasts.codeSend },
-  })
-}
-
-export function useVerifyWhatsAppCode() {
-  return useMutation({
-    mutationFn: (input: { phoneNumber: string; code: string }) =>
-      api.post(
-        '/api/whatsapp/verify-code',
-        { phone_number: input.phoneNumber, code: input.code },
-        z.object({ success: z.literal(true) }),
-      ),
-    meta: { feedback: toasts.codeVerify },
-  })
-}
 
 export function useSignUp() {
   return useMutation({
@@ -96,47 +75,5 @@ export function useResetPassword() {
       api.post('/api/auth/reset-password', input, okSchema),
     // The page explains a dead link and a short password next to the form.
     meta: { feedback: authTexts.resetPassword, inline: ['invalid_token', 'password_too_short', 'validation_failed'] },
-  })
-}
-
-/**
- * What to do once the session has ended on the server (sign-out, account deletion): run `leave` (navigating off
- * the guarded pages) and clear the cached session only once the calling component has unmounted. Cleared earlier,
- * the dashboard guard, still on screen while the router's transition commits, would see a visitor without a
- * session and warn 'Acesso não autorizado'. Call it in a component that the navigation removes.
- */
-export function useLeaveSignedOut(leave: () => void): () => void {
-  const queryClient = useQueryClient()
-  const mounted = useRef(false)
-  const clearOnUnmount = useRef(false)
-  const clearSession = useCallback(() => {
-    queryClient.setQueryData(sessionQuery().queryKey, null)
-    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'site-config' })
-  }, [queryClient])
-  useEffect(() => {
-    mounted.current = true
-    return () => {
-      mounted.current = false
-      if (clearOnUnmount.current) {
-        clearOnUnmount.current = false
-        clearSession()
-      }
-    }
-  }, [clearSession])
-  return () => {
-    // Already gone (the person navigated away meanwhile): no guard left to upset.
-    if (!mounted.current) return clearSession()
-    clearOnUnmount.current = true
-    leave()
-  }
-}
-
-/** Signs out, then leaves signed out (useLeaveSignedOut). Call it in the layout that the navigation removes. */
-export function useSignOutAndLeave(leave: () => void) {
-  const leaveSignedOut = useLeaveSignedOut(leave)
-  return useMutation({
-    mutationFn: () => api.post('/api/auth/sign-out', {}, okSchema),
-    onSuccess: leaveSignedOut,
-    meta: { feedback: toasts.signOut },
   })
 }

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react'
 import { Link, Navigate, Outlet, useLocation } from 'react-router'
 import { toast } from 'sonner'
-import { paths } from '../../app/paths'
-import { errorText } from '../../../domain/errors'
-import { Button } from '../../components/ui/button'
-import { Spinner } from '../../components/ui/states'
-import { toasts } from '../../lib/toasts'
-import { useSessionUser } from './session'
+import { paths } from '@/web/app/paths'
+import { errorText } from '@/domain/errors'
+import { Button } from '@/web/components/ui/button'
+import { Spinner } from '@/web/components/ui/states'
+import { toasts } from '@/web/lib/toasts'
+import { useSessionUser } from '@/web/lib/session'
 
 /** Dashboard routes need a session: otherwise the spec's toast and /login (coming back afterwards). */
 export function RequireUser() {

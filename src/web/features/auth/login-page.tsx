@@ -4,16 +4,16 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, Navigate, useLocation, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { emailSchema } from '../../../domain/contracts/auth'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { ApiError } from '../../lib/api'
-import { useDocumentTitle } from '../../lib/use-document-title'
+import { emailSchema } from '@/domain/contracts/auth'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Input } from '@/web/components/ui/input'
+import { Field } from '@/web/components/form/field'
+import { ApiError } from '@/web/lib/api'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useResendVerification, useSignIn, useVerifyTwoFactor } from './api'
-import { AuthCard, linkClass, Notice } from './auth-card'
-import { useSessionUser } from './session'
+import { AuthCard, linkClass, Notice } from '@/web/shared/auth/auth-card'
+import { useSessionUser } from '@/web/lib/session'
 
 const loginFormSchema = z.object({
   email: z.string().trim().min(1, 'Informe seu e-mail.').pipe(emailSchema),
@@ -128,30 +128,13 @@ export function LoginPage() {
       ) : null}
 
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <Field id="login-email" label="E-mail" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+        </Field>
         <div className="flex flex-col gap-2">
-          <Label htmlFor="login-email">E-mail</Label>
-          <Input
-            id="login-email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? 'login-email-error' : undefined}
-            {...form.register('email')}
-          />
-          <FieldError id="login-email-error" message={errors.email?.message} />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="login-password">Senha</Label>
-          <Input
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? 'login-password-error' : undefined}
-            {...form.register('password')}
-          />
-          <FieldError id="login-password-error" message={errors.password?.message} />
+          <Field id="login-password" label="Senha" error={errors.password?.message}>
+            <Input type="password" autoComplete="current-password" {...form.register('password')} />
+          </Field>
           <Link to={paths.forgotPassword} className={`${linkClass} self-end text-sm`}>
             Esqueci minha senha
           </Link>
@@ -194,24 +177,21 @@ function TwoFactorStep({ onRestart }: { onRestart: () => void }) {
       description="Digite o código de 6 dígitos que aparece no seu aplicativo autenticador."
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="login-code">Código de verificação</Label>
+        <Field
+          id="login-code"
+          label="Código de verificação"
+          hint="Sem acesso ao aplicativo? Use um dos seus códigos de recuperação."
+          error={error?.message}
+        >
           <Input
-            id="login-code"
             autoComplete="one-time-code"
             autoCapitalize="off"
             spellCheck={false}
             autoFocus
             value={code}
             onChange={(event) => setCode(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`login-code-hint${error ? ' login-code-error' : ''}`}
           />
-          <p id="login-code-hint" className="text-sm text-muted-foreground">
-            Sem acesso ao aplicativo? Use um dos seus códigos de recuperação.
-          </p>
-          <FieldError id="login-code-error" message={error?.message} />
-        </div>
+        </Field>
         <Button type="submit" className="w-full" disabled={verify.isPending}>
           {verify.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Verificar

@@ -4,16 +4,17 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { z } from 'zod'
-import { emailSchema, passwordSchema } from '../../../domain/contracts/auth'
-import { errorText } from '../../../domain/errors'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { ApiError } from '../../lib/api'
-import { useDocumentTitle } from '../../lib/use-document-title'
+import { emailSchema, passwordSchema } from '@/domain/contracts/auth'
+import { errorText } from '@/domain/errors'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Input } from '@/web/components/ui/input'
+import { Field } from '@/web/components/form/field'
+import { ApiError } from '@/web/lib/api'
+import { applyServerErrors, type ServerFieldMap } from '@/web/lib/form-errors'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useForgotPassword, useResetPassword } from './api'
-import { AuthCard, linkClass, Notice } from './auth-card'
+import { AuthCard, linkClass, Notice } from '@/web/shared/auth/auth-card'
 
 const forgotFormSchema = z.object({ email: z.string().trim().min(1, 'Informe seu e-mail.').pipe(emailSchema) })
 const resetFormSchema = z.object({ newPassword: z.string().min(1, 'Informe a nova senha.').pipe(passwordSchema) })
@@ -48,19 +49,9 @@ export function ForgotPasswordPage() {
         <Notice tone="success">Se o e-mail estiver cadastrado, você receberá um link para redefinir sua senha.</Notice>
       ) : null}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="forgot-email">E-mail</Label>
-          <Input
-            id="forgot-email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? 'forgot-email-error' : undefined}
-            {...form.register('email')}
-          />
-          <FieldError id="forgot-email-error" message={errors.email?.message} />
-        </div>
+        <Field id="forgot-email" label="E-mail" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+        </Field>
         <Button type="submit" className="w-full" disabled={forgot.isPending}>
           {forgot.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Enviar link
@@ -79,6 +70,11 @@ function InvalidLink({ detail }: { detail: string }) {
       </Link>
     </Notice>
   )
+}
+
+// A short password (or any invalid body) is explained under the field; a dead link above the form.
+const resetServerFields: ServerFieldMap<'newPassword'> = {
+  codes: { password_too_short: 'newPassword', validation_failed: 'newPassword' },
 }
 
 export function ResetPasswordPage() {
@@ -103,9 +99,7 @@ export function ResetPasswordPage() {
         onError: (error) => {
           if (!(error instanceof ApiError)) return
           if (error.code === 'invalid_token') setLinkError(error.detail)
-          else if (error.code === 'password_too_short' || error.code === 'validation_failed') {
-            form.setError('newPassword', { message: error.detail }, { shouldFocus: true })
-          }
+          else applyServerErrors(error, form.setError, resetServerFields, { focus: true })
         },
       },
     )
@@ -123,21 +117,14 @@ export function ResetPasswordPage() {
     <AuthCard title="Nova senha" description="Escolha uma nova senha para a sua conta." footer={backToLogin}>
       {linkError ? <InvalidLink detail={linkError} /> : null}
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="reset-password">Nova senha</Label>
-          <Input
-            id="reset-password"
-            type="password"
-            autoComplete="new-password"
-            aria-invalid={errors.newPassword ? true : undefined}
-            aria-describedby={errors.newPassword ? 'reset-password-hint reset-password-error' : 'reset-password-hint'}
-            {...form.register('newPassword')}
-          />
-          <p id="reset-password-hint" className="text-sm text-muted-foreground">
-            Mínimo de 8 caracteres.
-          </p>
-          <FieldError id="reset-password-error" message={errors.newPassword?.message} />
-        </div>
+        <Field
+          id="reset-password"
+          label="Nova senha"
+          hint="Mínimo de 8 caracteres."
+          error={errors.newPassword?.message}
+        >
+          <Input type="password" autoComplete="new-password" {...form.register('newPassword')} />
+        </Field>
         <Button type="submit" className="w-full" disabled={reset.isPending}>
           {reset.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Salvar nova senha

@@ -5,18 +5,19 @@ import { useForm } from 'react-hook-form'
 import { Link, Navigate, useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { z } from 'zod'
-import { emailSchema, passwordSchema, signUpInputSchema } from '../../../domain/contracts/auth'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { ApiError } from '../../lib/api'
-import { toasts } from '../../lib/toasts'
-import { useDocumentTitle } from '../../lib/use-document-title'
+import { emailSchema, passwordSchema, signUpInputSchema } from '@/domain/contracts/auth'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Input } from '@/web/components/ui/input'
+import { Field } from '@/web/components/form/field'
+import { ApiError } from '@/web/lib/api'
+import { applyServerErrors, type ServerFieldMap } from '@/web/lib/form-errors'
+import { toasts } from '@/web/lib/toasts'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSignUp } from './api'
-import { AuthCard, linkClass } from './auth-card'
-import { useSessionUser } from './session'
-import { WhatsAppVerification } from './whatsapp-verification'
+import { AuthCard, linkClass } from '@/web/shared/auth/auth-card'
+import { useSessionUser } from '@/web/lib/session'
+import { WhatsAppVerification } from '@/web/shared/auth/whatsapp-verification'
 
 const signupFormSchema = z.object({
   name: signUpInputSchema.shape.name,
@@ -28,8 +29,11 @@ type SignupFormInput = z.input<typeof signupFormSchema>
 type SignupFormOutput = z.output<typeof signupFormSchema>
 type FieldName = keyof SignupFormInput
 
-const fieldNames: readonly string[] = ['name', 'companyName', 'email', 'password'] satisfies FieldName[]
-const isFieldName = (path: string): path is FieldName => fieldNames.includes(path)
+// The sign-up body uses the form's own names (name, companyName, email, password).
+const signupServerFields: ServerFieldMap<FieldName> = {
+  fields: { name: 'name', companyName: 'companyName', email: 'email', password: 'password' },
+  codes: { email_taken: 'email', password_too_short: 'password' },
+}
 
 const whatsappNumberId = 'signup-whatsapp-number'
 
@@ -72,11 +76,7 @@ export function SignupPage() {
               setVerifiedNumber(null)
               setVerificationKey((key) => key + 1)
             }
-            if (error.code === 'email_taken') form.setError('email', { message: error.detail }, { shouldFocus: true })
-            if (error.code === 'password_too_short') form.setError('password', { message: error.detail })
-            for (const issue of error.errors) {
-              if (isFieldName(issue.path)) form.setError(issue.path, { message: issue.message })
-            }
+            applyServerErrors(error, form.setError, signupServerFields, { focus: true })
           },
         },
       )
@@ -86,13 +86,6 @@ export function SignupPage() {
       if (!verifiedNumber) warnUnverified()
     },
   )
-
-  const field = (name: FieldName) => ({
-    id: `signup-${name}`,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `signup-${name}-error` : undefined,
-    ...form.register(name),
-  })
 
   return (
     <AuthCard
@@ -109,40 +102,24 @@ export function SignupPage() {
       }
     >
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="signup-name">Nome</Label>
-          <Input type="text" autoComplete="name" {...field('name')} />
-          <FieldError id="signup-name-error" message={errors.name?.message} />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="signup-companyName">Empresa</Label>
-          <Input type="text" autoComplete="organization" {...field('companyName')} />
-          <FieldError id="signup-companyName-error" message={errors.companyName?.message} />
-        </div>
+        <Field id="signup-name" label="Nome" error={errors.name?.message}>
+          <Input type="text" autoComplete="name" {...form.register('name')} />
+        </Field>
+        <Field id="signup-companyName" label="Empresa" error={errors.companyName?.message}>
+          <Input type="text" autoComplete="organization" {...form.register('companyName')} />
+        </Field>
         <WhatsAppVerification
           key={verificationKey}
           id="signup-whatsapp"
           onVerifiedChange={setVerifiedNumber}
           error={triedSubmit && !verifiedNumber ? toasts.verificationRequired.description : undefined}
         />
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="signup-email">E-mail</Label>
-          <Input type="email" autoComplete="email" inputMode="email" {...field('email')} />
-          <FieldError id="signup-email-error" message={errors.email?.message} />
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="signup-password">Senha</Label>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            {...field('password')}
-            aria-describedby={errors.password ? 'signup-password-hint signup-password-error' : 'signup-password-hint'}
-          />
-          <p id="signup-password-hint" className="text-sm text-muted-foreground">
-            Mínimo de 8 caracteres.
-          </p>
-          <FieldError id="signup-password-error" message={errors.password?.message} />
-        </div>
+        <Field id="signup-email" label="E-mail" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+        </Field>
+        <Field id="signup-password" label="Senha" hint="Mínimo de 8 caracteres." error={errors.password?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register('password')} />
+        </Field>
         <Button type="submit" className="w-full" disabled={signUp.isPending}>
           {signUp.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
           Cadastrar

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query'
 import { CalendarClock, CircleCheck, Loader2, Plus } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import type { PixCharge, Subscription } from '../../../domain/contracts/billing'
-import { canCustomerCancel, canUpgrade } from '../../../domain/subscription-status'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardFooter, CardHeader } from '../../components/ui/card'
+import type { PixCharge, Subscription } from '@/domain/contracts/billing'
+import { canCustomerCancel, canUpgrade } from '@/domain/subscription-status'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardFooter, CardHeader } from '@/web/components/ui/card'
 import {
   Dialog,
   DialogContent,
@@ -14,15 +14,16 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { PageHeader } from '../../components/ui/page-header'
-import { Pagination } from '../../components/ui/pagination'
-import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { formatBRL, formatDate } from '../../lib/format'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { pageFrom, subscriptionsQuery, useCancelSubscription } from './api'
-import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from './status-badges'
+} from '@/web/components/ui/dialog'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { Pagination } from '@/web/components/ui/pagination'
+import { QueryState } from '@/web/components/query-state'
+import { EmptyState } from '@/web/components/ui/states'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
+import { pageFrom, subscriptionsQuery, useCancelSubscription } from '@/web/shared/billing/api'
+import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '@/web/shared/billing/status-badges'
 import { UpgradeDialog } from './upgrade-dialog'
 
 /** After the card provider sends the customer back, its webhook may still be on the way: look again for a while. */
@@ -68,39 +69,42 @@ export function MySubscriptionsPage() {
           <span>{billingTexts.checkoutSuccess}</span>
         </p>
       ) : null}
-      {subscriptions.isPending ? (
-        <Spinner label="Carregando assinaturas…" />
-      ) : subscriptions.isError ? (
-        <QueryError error={subscriptions.error} onRetry={() => void subscriptions.refetch()} />
-      ) : subscriptions.data.total === 0 ? (
-        <EmptyState title={billingTexts.noSubscriptions}>
-          <Button asChild variant="outline">
-            <Link to={paths.subscriptions}>Ver planos</Link>
-          </Button>
-        </EmptyState>
-      ) : (
-        <>
-          <ul className="grid gap-4 lg:grid-cols-2">
-            {subscriptions.data.items.map((subscription) => (
-              <li key={subscription.id} className="flex">
-                <SubscriptionCard
-                  subscription={subscription}
-                  onUpgrade={() => setUpgrading(subscription)}
-                  onCancel={() => setCanceling(subscription)}
-                />
-              </li>
-            ))}
-          </ul>
-          {subscriptions.data.total > subscriptions.data.pageSize ? (
-            <Pagination
-              page={subscriptions.data.page}
-              pageSize={subscriptions.data.pageSize}
-              total={subscriptions.data.total}
-              onPage={(next) => setSearchParams(next > 1 ? { page: String(next) } : {})}
-            />
-          ) : null}
-        </>
-      )}
+      <QueryState
+        query={subscriptions}
+        loadingLabel="Carregando assinaturas…"
+        isEmpty={(data) => data.total === 0}
+        empty={
+          <EmptyState title={billingTexts.noSubscriptions}>
+            <Button asChild variant="outline">
+              <Link to={paths.subscriptions}>Ver planos</Link>
+            </Button>
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <>
+            <ul className="grid gap-4 lg:grid-cols-2">
+              {data.items.map((subscription) => (
+                <li key={subscription.id} className="flex">
+                  <SubscriptionCard
+                    subscription={subscription}
+                    onUpgrade={() => setUpgrading(subscription)}
+                    onCancel={() => setCanceling(subscription)}
+                  />
+                </li>
+              ))}
+            </ul>
+            {data.total > data.pageSize ? (
+              <Pagination
+                page={data.page}
+                pageSize={data.pageSize}
+                total={data.total}
+                onPage={(next) => setSearchParams(next > 1 ? { page: String(next) } : {})}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryState>
       <UpgradeDialog
         subscription={upgrading}
         onOpenChange={(open) => !open && setUpgrading(null)}

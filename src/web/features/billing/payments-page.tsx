@@ -2,16 +2,17 @@ import { useQuery } from '@tanstack/react-query'
 import { CircleCheck, CreditCard, ExternalLink, Loader2, QrCode } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import type { Payment } from '../../../domain/contracts/billing'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardFooter, CardHeader } from '../../components/ui/card'
-import { PageHeader } from '../../components/ui/page-header'
-import { Pagination } from '../../components/ui/pagination'
-import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { formatBRL, formatDate } from '../../lib/format'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { PixPaymentDialog } from '../checkout/pix-payment-view'
+import type { Payment } from '@/domain/contracts/billing'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardFooter, CardHeader } from '@/web/components/ui/card'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { Pagination } from '@/web/components/ui/pagination'
+import { QueryState } from '@/web/components/query-state'
+import { EmptyState } from '@/web/components/ui/states'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
 import {
   openInvoicesPageSize,
   pageFrom,
@@ -19,8 +20,8 @@ import {
   pixChargeQuery,
   plansOnSaleQuery,
   useInvoiceCardCheckout,
-} from './api'
-import { billingTexts, PaymentStatusBadge, refundLabelOf } from './status-badges'
+} from '@/web/shared/billing/api'
+import { billingTexts, PaymentStatusBadge, refundLabelOf } from '@/web/shared/billing/status-badges'
 
 const paymentTypeLabel: Record<Payment['type'], string> = {
   new: 'Nova assinatura',
@@ -66,6 +67,14 @@ export function PaymentsPage() {
   const open = useQuery({ ...paymentsQuery({ open: true, pageSize: openInvoicesPageSize }), ...poll })
   const history = useQuery({ ...paymentsQuery({ open: false, page, pageSize: historyPageSize }), ...poll })
   const payments = open.isError ? open : history
+  // Both lists load, fail and retry as one.
+  const lists = {
+    isPending: open.isPending || history.isPending,
+    isError: payments.isError,
+    error: payments.error,
+    data: open.data && history.data ? { open: open.data, history: history.data } : undefined,
+    refetch: payments.refetch,
+  }
   // Only to name the target plan of upgrade invoices; the page works without it.
   const plans = useQuery(plansOnSaleQuery())
   const planName = (id: string | null) => plans.data?.find((p) => p.id === id)?.name
@@ -83,34 +92,37 @@ export function PaymentsPage() {
           <span>{billingTexts.invoiceCardSuccess}</span>
         </p>
       ) : null}
-      {open.isPending || history.isPending ? (
-        <Spinner label="Carregando pagamentos…" />
-      ) : payments.isError ? (
-        <QueryError error={payments.error} onRetry={() => void payments.refetch()} />
-      ) : open.data?.total === 0 && history.data?.total === 0 ? (
-        <EmptyState title="Você ainda não tem pagamentos.">
-          <Button asChild variant="outline">
-            <Link to={paths.subscriptions}>Ver planos</Link>
-          </Button>
-        </EmptyState>
-      ) : (
-        <>
-          <OpenInvoices
-            payments={(open.data?.items ?? []).filter(isOpen)}
-            onPayWithPix={setPixFor}
-            planName={planName}
-          />
-          <PaymentHistory payments={history.data?.items ?? []} />
-          {history.data && history.data.total > history.data.pageSize ? (
-            <Pagination
-              page={history.data.page}
-              pageSize={history.data.pageSize}
-              total={history.data.total}
-              onPage={(next) => setSearchParams(next > 1 ? { page: String(next) } : {})}
+      <QueryState
+        query={lists}
+        loadingLabel="Carregando pagamentos…"
+        isEmpty={(data) => data.open.total === 0 && data.history.total === 0}
+        empty={
+          <EmptyState title="Você ainda não tem pagamentos.">
+            <Button asChild variant="outline">
+              <Link to={paths.subscriptions}>Ver planos</Link>
+            </Button>
+          </EmptyState>
+        }
+      >
+        {(data) => (
+          <>
+            <OpenInvoices
+              payments={(data.open.items ?? []).filter(isOpen)}
+              onPayWithPix={setPixFor}
+              planName={planName}
             />
-          ) : null}
-        </>
-      )}
+            <PaymentHistory payments={data.history.items ?? []} />
+            {data.history.total > data.history.pageSize ? (
+              <Pagination
+                page={data.history.page}
+                pageSize={data.history.pageSize}
+                total={data.history.total}
+                onPage={(next) => setSearchParams(next > 1 ? { page: String(next) } : {})}
+              />
+            ) : null}
+          </>
+        )}
+      </QueryState>
       <PixChargeDialog paymentId={pixFor} onClose={() => setPixFor(null)} />
     </div>
   )

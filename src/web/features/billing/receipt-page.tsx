@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Printer } from 'lucide-react'
 import { Link, useParams } from 'react-router'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { QueryError, Spinner } from '../../components/ui/states'
-import { formatBRL, formatDate } from '../../lib/format'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { useSiteConfig } from '../site/site-config'
-import { receiptQuery } from './api'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { QueryError, Spinner } from '@/web/components/ui/states'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { useSiteConfig } from '@/web/lib/site-config'
+import { receiptQuery } from '@/web/shared/billing/api'
 
 const methodLabel: Record<string, string> = {
   pix: 'PIX',

@@ -1,17 +1,18 @@
-import { PlanCard } from '../../components/plan-card'
+import { PlanCard } from '@/web/components/plan-card'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
-import type { PixCharge } from '../../../domain/contracts/billing'
-import type { Plan } from '../../../domain/contracts/plans'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { PageHeader } from '../../components/ui/page-header'
-import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { type PaymentMethod, PaymentMethodDialog } from '../checkout/payment-method-dialog'
-import { PixPaymentDialog } from '../checkout/pix-payment-view'
-import { plansOnSaleQuery, useCardCheckout, usePixCheckout } from './api'
+import type { PixCharge } from '@/domain/contracts/billing'
+import type { Plan } from '@/domain/contracts/plans'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { QueryState } from '@/web/components/query-state'
+import { EmptyState } from '@/web/components/ui/states'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { type PaymentMethod, PaymentMethodDialog } from '@/web/shared/billing/payment-method-dialog'
+import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
+import { plansOnSaleQuery, useCardCheckout, usePixCheckout } from '@/web/shared/billing/api'
 
 const isMethod = (value: string | null): value is PaymentMethod => value === 'pix' || value === 'card'
 
@@ -66,21 +67,22 @@ export function SubscriptionsPage() {
         title="Assinar um plano"
         description="Escolha o plano ideal para a sua equipe e pague com PIX ou cartão de crédito."
       />
-      {plans.isPending ? (
-        <Spinner label="Carregando planos…" />
-      ) : plans.isError ? (
-        <QueryError error={plans.error} onRetry={() => void plans.refetch()} />
-      ) : plans.data.length === 0 ? (
-        <EmptyState title="Nenhum plano disponível no momento." />
-      ) : (
-        <ul className="grid items-stretch gap-6 md:grid-cols-2 xl:grid-cols-3">
-          {plans.data.map((plan) => (
-            <li key={plan.id} className="flex">
-              <PlanCard plan={plan} onChoose={() => setChosen(plan)} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={plans}
+        loadingLabel="Carregando planos…"
+        isEmpty={(data) => data.length === 0}
+        empty={<EmptyState title="Nenhum plano disponível no momento." />}
+      >
+        {(data) => (
+          <ul className="grid items-stretch gap-6 md:grid-cols-2 xl:grid-cols-3">
+            {data.map((plan) => (
+              <li key={plan.id} className="flex">
+                <PlanCard plan={plan} onChoose={() => setChosen(plan)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
       <PaymentMethodDialog
         plan={chosen}
         open={chosen !== null}

@@ -2,32 +2,19 @@ import { useQuery } from '@tanstack/react-query'
 import { CalendarDays, CreditCard, Package, ShieldCheck } from 'lucide-react'
 import type * as React from 'react'
 import { Link } from 'react-router'
-import type { Payment, Subscription } from '../../../domain/contracts/billing'
-import type { SubscriptionStatus } from '../../../domain/subscription-status'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardHeader } from '../../components/ui/card'
-import { PageHeader } from '../../components/ui/page-header'
-import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { formatBRL, formatDate } from '../../lib/format'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { useSessionUser } from '../auth/session'
-import { openInvoicesPageSize, paymentsQuery, subscriptionsQuery } from '../billing/api'
-import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '../billing/status-badges'
-
-/** Statuses that make a subscription "the current plan" on the overview. */
-const current: Record<SubscriptionStatus, boolean> = {
-  active: true,
-  trialing: true,
-  past_due: true,
-  pending_pix: true,
-  canceled: false,
-}
-
-/** The newest subscription still in force or waiting for payment (the API lists newest first). */
-export function currentSubscription(subscriptions: Subscription[]): Subscription | undefined {
-  return subscriptions.find((s) => current[s.status])
-}
+import type { Payment, Subscription } from '@/domain/contracts/billing'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardHeader } from '@/web/components/ui/card'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { QueryState } from '@/web/components/query-state'
+import { EmptyState } from '@/web/components/ui/states'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { useSessionUser } from '@/web/lib/session'
+import { currentSubscription } from '@/web/shared/billing/current-subscription'
+import { openInvoicesPageSize, paymentsQuery, subscriptionsQuery } from '@/web/shared/billing/api'
+import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '@/web/shared/billing/status-badges'
 
 /** The dashboard's index: the current plan, the next payment, the status and how it is paid. */
 export function OverviewPage() {
@@ -44,13 +31,9 @@ export function OverviewPage() {
         title="Painel"
         description={firstName ? `Olá, ${firstName}! Este é o resumo da sua assinatura.` : 'Resumo da sua assinatura.'}
       />
-      {subscriptions.isPending ? (
-        <Spinner label="Carregando assinatura…" />
-      ) : subscriptions.isError ? (
-        <QueryError error={subscriptions.error} onRetry={() => void subscriptions.refetch()} />
-      ) : (
-        <Overview subscription={currentSubscription(subscriptions.data.items)} payments={payments.data?.items ?? []} />
-      )}
+      <QueryState query={subscriptions} loadingLabel="Carregando assinatura…">
+        {(data) => <Overview subscription={currentSubscription(data.items)} payments={payments.data?.items ?? []} />}
+      </QueryState>
     </div>
   )
 }

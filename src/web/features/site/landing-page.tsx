@@ -1,10 +1,10 @@
 import { ArrowRight, Bot, Cloud, MessagesSquare, Users, Workflow } from 'lucide-react'
 import { Link } from 'react-router'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { useSessionUser } from '../auth/session'
-import { SitePage } from './site-layout'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { useSessionUser } from '@/web/lib/session'
+import { SitePage } from '@/web/shared/site/site-layout'
 
 /** The five benefits of the spec (section 1), in its order. */
 const benefits = [

@@ -1,5 +1,5 @@
 import type * as React from 'react'
-import { AccountLinks, SitePage } from './site-layout'
+import { AccountLinks, SitePage } from '@/web/shared/site/site-layout'
 
 export const legalLastUpdated = '01/10/2025'
 

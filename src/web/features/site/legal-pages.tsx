@@ -1,7 +1,7 @@
-import { useDocumentTitle } from '../../lib/use-document-title'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { LegalDocument } from './legal-document'
 import { privacyPolicy } from './privacy-policy'
-import { useSiteConfig } from './site-config'
+import { useSiteConfig } from '@/web/lib/site-config'
 import { termsOfService } from './terms-of-service'
 
 export function PrivacyPolicyPage() {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { Link, useLocation } from 'react-router'
-import { useDocumentTitle } from '../../lib/use-document-title'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
 
 export function NotFoundPage() {
   useDocumentTitle('Página não encontrada', 'O endereço acessado não existe.')

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { z } from 'zod'
-import { planSchema } from '../../../domain/contracts/plans'
-import { api } from '../../lib/api'
+import { planSchema } from '@/domain/contracts/plans'
+import { api } from '@/web/lib/api'
 
 /** The plans on sale, cheapest first (the server's order). Under ['plans'] so saving a plan refreshes it. */
 export function publicPlansQuery() {

@@ -1,13 +1,13 @@
-import { PlanCard } from '../../components/plan-card'
+import { PlanCard } from '@/web/components/plan-card'
 import { useNavigate, useSearchParams } from 'react-router'
-import type { Plan } from '../../../domain/contracts/plans'
-import { paths } from '../../app/paths'
-import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
-import { useDocumentTitle } from '../../lib/use-document-title'
-import { useSessionUser } from '../auth/session'
-import { type PaymentMethod, PaymentMethodDialog } from '../checkout/payment-method-dialog'
+import type { Plan } from '@/domain/contracts/plans'
+import { paths } from '@/web/app/paths'
+import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { useSessionUser } from '@/web/lib/session'
+import { type PaymentMethod, PaymentMethodDialog } from '@/web/shared/billing/payment-method-dialog'
 import { usePublicPlans } from './plans-api'
-import { AccountLinks, SitePage } from './site-layout'
+import { AccountLinks, SitePage } from '@/web/shared/site/site-layout'
 
 export function PlansPage() {
   useDocumentTitle(

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { paths } from '../../app/paths'
-import type { SiteConfig } from '../../../domain/contracts/site'
+import { paths } from '@/web/app/paths'
+import type { SiteConfig } from '@/domain/contracts/site'
 import { formatPhone, type LegalSection } from './legal-document'
 
 /** The privacy policy: what the LGPD (Lei 13.709/2018, arts. 9 and 18) asks a controller to tell its holders. */

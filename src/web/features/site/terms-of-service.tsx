@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import type { SiteConfig } from '../../../domain/contracts/site'
-import { paths } from '../../app/paths'
+import type { SiteConfig } from '@/domain/contracts/site'
+import { paths } from '@/web/app/paths'
 import { formatPhone, type LegalSection } from './legal-document'
 
 const linkClass = 'text-primary underline underline-offset-4'

@@ -1,5 +1,5 @@
 import { MessageCircle } from 'lucide-react'
-import { useSiteConfig } from './site-config'
+import { useSiteConfig } from '@/web/lib/site-config'
 
 const message = 'Olá! Gostaria de saber mais sobre os planos da plataforma de atendimento.'
 

@@ -6,11 +6,11 @@ import {
   type adminPaymentSchema,
   type confirmPaymentInputSchema,
   confirmPaymentResultSchema,
-} from '../../../../domain/contracts/admin'
-import { api } from '../../../lib/api'
-import { totalExactShape } from '../shared/page-schema'
-import { formatBRL } from '../../../lib/format'
-import { toasts } from '../../../lib/toasts'
+} from '@/domain/contracts/admin'
+import { api } from '@/web/lib/api'
+import { totalExactShape } from '@/web/features/admin/shared/page-schema'
+import { formatBRL } from '@/web/lib/format'
+import { toasts } from '@/web/lib/toasts'
 
 const pageSchema = adminPaymentPageSchema.extend(totalExactShape)
 export type AdminPayment = z.infer<typeof adminPaymentSchema>

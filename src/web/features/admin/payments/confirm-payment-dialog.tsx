@@ -1,20 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useEffect, useId } from 'react'
+import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import { centsToDecimalString, toCents } from '../../../../domain/money'
-import { Button } from '../../../components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog'
-import { Input } from '../../../components/ui/input'
-import { FieldError, Label } from '../../../components/ui/label'
-import { formatBRL, formatDate } from '../../../lib/format'
+import { centsToDecimalString, toCents } from '@/domain/money'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { Field } from '@/web/components/form/field'
+import { FormDialogFooter } from '@/web/components/form/form-dialog-footer'
+import { formatBRL, formatDate } from '@/web/lib/format'
 import { type AdminPayment, useConfirmPayment } from './api'
 
 const formSchema = z.object({
@@ -46,8 +39,6 @@ export function ConfirmPaymentDialog({
   payment: AdminPayment | null
   onOpenChange: (open: boolean) => void
 }) {
-  const amountId = useId()
-  const e2eId = useId()
   const confirm = useConfirmPayment()
   const { register, handleSubmit, reset, formState } = useForm<FormValues>({
     resolver: zodResolver(formSchema),
@@ -100,54 +91,39 @@ export function ConfirmPaymentDialog({
           </dl>
         ) : null}
         <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={amountId}>Valor recebido</Label>
-            <div className="relative">
-              <span
-                className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-muted-foreground"
-                aria-hidden="true"
-              >
-                R$
-              </span>
-              <Input
-                id={amountId}
-                inputMode="decimal"
-                autoComplete="off"
-                className="pl-10"
-                aria-invalid={Boolean(errors.amount) || undefined}
-                aria-describedby={errors.amount ? `${amountId}-error` : undefined}
-                {...register('amount')}
-              />
-            </div>
-            <FieldError id={`${amountId}-error`} message={errors.amount?.message} />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={e2eId}>ID da transação (E2E)</Label>
+          <Field label="Valor recebido" error={errors.amount?.message}>
+            {(control) => (
+              <div className="relative">
+                <span
+                  className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-muted-foreground"
+                  aria-hidden="true"
+                >
+                  R$
+                </span>
+                <Input inputMode="decimal" autoComplete="off" className="pl-10" {...control} {...register('amount')} />
+              </div>
+            )}
+          </Field>
+          <Field
+            label="ID da transação (E2E)"
+            hint="Opcional. O identificador de 32 caracteres do comprovante PIX evita confirmar a mesma transferência duas vezes."
+            error={errors.endToEndId?.message}
+          >
             <Input
-              id={e2eId}
               autoComplete="off"
               spellCheck={false}
               maxLength={32}
               className="font-mono"
               placeholder="E00000000202501011200abcdefghijk"
-              aria-invalid={Boolean(errors.endToEndId) || undefined}
-              aria-describedby={`${e2eId}-hint${errors.endToEndId ? ` ${e2eId}-error` : ''}`}
               {...register('endToEndId')}
             />
-            <p id={`${e2eId}-hint`} className="text-sm text-muted-foreground">
-              Opcional. O identificador de 32 caracteres do comprovante PIX evita confirmar a mesma transferência duas
-              vezes.
-            </p>
-            <FieldError id={`${e2eId}-error`} message={errors.endToEndId?.message} />
-          </div>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={confirm.isPending}>
-              Voltar
-            </Button>
-            <Button type="submit" disabled={confirm.isPending}>
-              {confirm.isPending ? 'Confirmando…' : 'Confirmar pagamento'}
-            </Button>
-          </DialogFooter>
+          </Field>
+          <FormDialogFooter
+            pending={confirm.isPending}
+            onBack={() => onOpenChange(false)}
+            submitLabel="Confirmar pagamento"
+            pendingLabel="Confirmando…"
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -2,9 +2,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { toast } from 'sonner'
-import { pixOverviewSchema, pixRefundResultSchema, pixWebhookResultSchema } from '../../../../domain/contracts/pix-api'
-import { toCents } from '../../../../domain/money'
-import { Button } from '../../../components/ui/button'
+import { pixOverviewSchema, pixRefundResultSchema, pixWebhookResultSchema } from '@/domain/contracts/pix-api'
+import { toCents } from '@/domain/money'
+import { Button } from '@/web/components/ui/button'
 import {
   Dialog,
   DialogContent,
@@ -12,11 +12,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog'
-import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
-import { api } from '../../../lib/api'
-import { formatBRL } from '../../../lib/format'
+} from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { Label } from '@/web/components/ui/label'
+import { api } from '@/web/lib/api'
+import { formatBRL } from '@/web/lib/format'
 import type { AdminPayment } from './api'
 
 /** '12 s', '4 min', '3 h 20 min', '2 d 5 h'. */
@@ -29,7 +29,7 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(hours / 24)} d${hours % 24 ? ` ${hours % 24} h` : ''}`
 }
 
-export { refundLabelOf } from '../../billing/status-badges'
+export { refundLabelOf } from '@/web/shared/billing/status-badges'
 
 /** The 'PIX' cell: confirmed automatically or by hand, payer, E2E id, time to confirm. */
 export function PixConfirmationCell({ payment: p }: { payment: AdminPayment }) {

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
-import { type Plan, type PlanInput, planSchema } from '../../../../domain/contracts/plans'
-import { api } from '../../../lib/api'
-import { toasts } from '../../../lib/toasts'
+import { type Plan, type PlanInput, planSchema } from '@/domain/contracts/plans'
+import { api } from '@/web/lib/api'
+import { toasts } from '@/web/lib/toasts'
 
 /** Every plan, inactive ones included. Under ['plans'] with the public list, so saving refreshes both. */
 export function adminPlansQuery() {

@@ -1,13 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import {
-  adminPixSettingsResultSchema,
-  cardInfoSchema,
-  type pixSettingsInputSchema,
-} from '../../../../domain/contracts/admin'
-import { api } from '../../../lib/api'
-import { toasts } from '../../../lib/toasts'
-import { withReauthentication } from '../../auth/reauth'
+import { adminPixSettingsResultSchema, cardInfoSchema, type pixSettingsInputSchema } from '@/domain/contracts/admin'
+import { api } from '@/web/lib/api'
+import { toasts } from '@/web/lib/toasts'
+import { withReauthentication } from '@/web/shared/auth/reauth'
 
 export type PixSettingsInput = z.input<typeof pixSettingsInputSchema>
 

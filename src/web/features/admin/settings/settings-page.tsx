@@ -4,20 +4,20 @@ import { QRCodeSVG } from 'qrcode.react'
 import { useEffect, useId, useMemo } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import type { z } from 'zod'
-import type { pixSettingsSchema } from '../../../../domain/contracts/billing'
-import { pixSettingsInputSchema } from '../../../../domain/contracts/admin'
-import { buildPixBrCode, type PixKeyKind, pixKeyKind } from '../../../../domain/pix'
-import { Button } from '../../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
-import { Input, Textarea } from '../../../components/ui/input'
-import { FieldError, Label } from '../../../components/ui/label'
-import { PageHeader } from '../../../components/ui/page-header'
-import { QueryError, Spinner } from '../../../components/ui/states'
-import { formatBRL, formatDate } from '../../../lib/format'
-import { useDocumentTitle } from '../../../lib/use-document-title'
+import type { pixSettingsSchema } from '@/domain/contracts/billing'
+import { pixSettingsInputSchema } from '@/domain/contracts/admin'
+import { buildPixBrCode, type PixKeyKind, pixKeyKind } from '@/domain/pix'
+import { Button } from '@/web/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
+import { Input, Textarea } from '@/web/components/ui/input'
+import { Field } from '@/web/components/form/field'
+import { PageHeader } from '@/web/components/ui/page-header'
+import { QueryState } from '@/web/components/query-state'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { cardInfoQuery, pixSettingsQuery, useSavePixSettings } from './api'
-import { RegisterWebhookButton } from '../payments/pix-api-parts'
-import { useSiteConfig } from '../../site/site-config'
+import { RegisterWebhookButton } from '@/web/features/admin/payments/pix-api-parts'
+import { useSiteConfig } from '@/web/lib/site-config'
 
 const keyKindLabel: Record<PixKeyKind, string> = {
   cpf: 'CPF',
@@ -42,13 +42,7 @@ export function SettingsPage() {
         title="Configurações"
         description="Dados da conta que recebe os pagamentos PIX e integração do pagamento com cartão."
       />
-      {settings.isPending ? (
-        <Spinner />
-      ) : settings.isError ? (
-        <QueryError error={settings.error} onRetry={() => void settings.refetch()} />
-      ) : (
-        <PixSettingsForm settings={settings.data.settings} />
-      )}
+      <QueryState query={settings}>{(data) => <PixSettingsForm settings={data.settings} />}</QueryState>
       <CardPaymentHelp />
     </div>
   )
@@ -69,7 +63,6 @@ function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
     [settings],
   )
   const updatedAt = settings?.updatedAt ?? null
-  const ids = { key: useId(), name: useId(), city: useId(), description: useId() }
   const save = useSavePixSettings()
   const autoPix = useSiteConfig().pixProvider === 'api-pix'
   const { register, handleSubmit, formState, control, reset } = useForm<FormValues, unknown, PixSettingsOutput>({
@@ -103,74 +96,46 @@ function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
         </CardHeader>
         <CardContent>
           <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.key}>Chave PIX</Label>
-              <Input
-                id={ids.key}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="CPF, CNPJ, e-mail, +55… ou chave aleatória"
-                aria-invalid={Boolean(errors.pix_key) || undefined}
-                aria-describedby={`${ids.key}-hint${errors.pix_key ? ` ${ids.key}-error` : ''}`}
-                {...register('pix_key')}
-              />
-              <p
-                id={`${ids.key}-hint`}
-                className={kind === null && key.trim() ? 'text-sm text-destructive' : 'text-sm text-muted-foreground'}
-              >
-                {!key.trim()
+            <Field
+              label="Chave PIX"
+              hint={
+                !key.trim()
                   ? 'CPF ou CNPJ (só números ou com pontuação), e-mail, telefone com +55 ou chave aleatória.'
                   : kind
                     ? `Chave do tipo ${keyKindLabel[kind]}.`
-                    : invalidKeyHint}
-              </p>
-              <FieldError id={`${ids.key}-error`} message={errors.pix_key?.message} />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.name}>Nome do beneficiário</Label>
+                    : invalidKeyHint
+              }
+              hintClassName={kind === null && key.trim() ? 'text-sm text-destructive' : undefined}
+              error={errors.pix_key?.message}
+            >
               <Input
-                id={ids.name}
-                maxLength={nameMax}
                 autoComplete="off"
-                aria-invalid={Boolean(errors.beneficiary_name) || undefined}
-                aria-describedby={`${ids.name}-hint${errors.beneficiary_name ? ` ${ids.name}-error` : ''}`}
-                {...register('beneficiary_name')}
+                spellCheck={false}
+                placeholder="CPF, CNPJ, e-mail, +55… ou chave aleatória"
+                {...register('pix_key')}
               />
-              <p id={`${ids.name}-hint`} className="text-sm text-muted-foreground">
-                Como aparece no app do banco. {name.length}/{nameMax} caracteres.
-              </p>
-              <FieldError id={`${ids.name}-error`} message={errors.beneficiary_name?.message} />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.city}>Cidade do beneficiário</Label>
-              <Input
-                id={ids.city}
-                maxLength={cityMax}
-                autoComplete="off"
-                aria-invalid={Boolean(errors.beneficiary_city) || undefined}
-                aria-describedby={`${ids.city}-hint${errors.beneficiary_city ? ` ${ids.city}-error` : ''}`}
-                {...register('beneficiary_city')}
-              />
-              <p id={`${ids.city}-hint`} className="text-sm text-muted-foreground">
-                {city.length}/{cityMax} caracteres.
-              </p>
-              <FieldError id={`${ids.city}-error`} message={errors.beneficiary_city?.message} />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.description}>Descrição</Label>
-              <Textarea
-                id={ids.description}
-                rows={2}
-                maxLength={descriptionMax}
-                className="min-h-16"
-                aria-describedby={`${ids.description}-hint${errors.description ? ` ${ids.description}-error` : ''}`}
-                {...register('description')}
-              />
-              <p id={`${ids.description}-hint`} className="text-sm text-muted-foreground">
-                Opcional. Aparece para quem paga, quando o banco mostra.
-              </p>
-              <FieldError id={`${ids.description}-error`} message={errors.description?.message} />
-            </div>
+            </Field>
+            <Field
+              label="Nome do beneficiário"
+              hint={`Como aparece no app do banco. ${name.length}/${nameMax} caracteres.`}
+              error={errors.beneficiary_name?.message}
+            >
+              <Input maxLength={nameMax} autoComplete="off" {...register('beneficiary_name')} />
+            </Field>
+            <Field
+              label="Cidade do beneficiário"
+              hint={`${city.length}/${cityMax} caracteres.`}
+              error={errors.beneficiary_city?.message}
+            >
+              <Input maxLength={cityMax} autoComplete="off" {...register('beneficiary_city')} />
+            </Field>
+            <Field
+              label="Descrição"
+              hint="Opcional. Aparece para quem paga, quando o banco mostra."
+              error={errors.description?.message}
+            >
+              <Textarea rows={2} maxLength={descriptionMax} className="min-h-16" {...register('description')} />
+            </Field>
             <div className="flex flex-wrap gap-2">
               <Button type="submit" disabled={save.isPending}>
                 {save.isPending ? 'Salvando…' : 'Salvar'}
@@ -279,48 +244,46 @@ function CardPaymentHelp() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {info.isPending ? (
-          <Spinner />
-        ) : info.isError ? (
-          <QueryError error={info.error} onRetry={() => void info.refetch()} />
-        ) : (
-          <div className="flex flex-col gap-4 text-sm">
-            <p>
-              Modo: <strong>{modeLabel[info.data.mode]}</strong>
-            </p>
-            <p>
-              O checkout é criado pela função{' '}
-              <code className="rounded bg-muted px-1.5 py-0.5 font-mono">{info.data.checkoutFunction}</code>, que
-              devolve o endereço da página de pagamento do Stripe.
-            </p>
-            <div className="flex flex-col gap-2">
-              <label htmlFor={webhookId} className="font-medium">
-                Endpoint do webhook
-              </label>
-              <Input
-                id={webhookId}
-                readOnly
-                value={info.data.webhookUrl}
-                className="font-mono"
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <p className="text-muted-foreground">
-                No painel do Stripe, em Desenvolvedores → Webhooks, adicione este endpoint com os eventos abaixo e copie
-                o segredo de assinatura para STRIPE_WEBHOOK_SECRET.
+        <QueryState query={info}>
+          {(data) => (
+            <div className="flex flex-col gap-4 text-sm">
+              <p>
+                Modo: <strong>{modeLabel[data.mode]}</strong>
               </p>
+              <p>
+                O checkout é criado pela função{' '}
+                <code className="rounded bg-muted px-1.5 py-0.5 font-mono">{data.checkoutFunction}</code>, que devolve o
+                endereço da página de pagamento do Stripe.
+              </p>
+              <div className="flex flex-col gap-2">
+                <label htmlFor={webhookId} className="font-medium">
+                  Endpoint do webhook
+                </label>
+                <Input
+                  id={webhookId}
+                  readOnly
+                  value={data.webhookUrl}
+                  className="font-mono"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+                <p className="text-muted-foreground">
+                  No painel do Stripe, em Desenvolvedores → Webhooks, adicione este endpoint com os eventos abaixo e
+                  copie o segredo de assinatura para STRIPE_WEBHOOK_SECRET.
+                </p>
+              </div>
+              <div className="flex flex-col gap-2">
+                <p className="font-medium">Eventos</p>
+                <ul className="flex flex-wrap gap-2">
+                  {data.events.map((event) => (
+                    <li key={event}>
+                      <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{event}</code>
+                    </li>
+                  ))}
+                </ul>
+              </div>
             </div>
-            <div className="flex flex-col gap-2">
-              <p className="font-medium">Eventos</p>
-              <ul className="flex flex-wrap gap-2">
-                {info.data.events.map((event) => (
-                  <li key={event}>
-                    <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{event}</code>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </div>
-        )}
+          )}
+        </QueryState>
       </CardContent>
     </Card>
   )

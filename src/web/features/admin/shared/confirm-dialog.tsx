@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Button } from '../../../components/ui/button'
+import { Button } from '@/web/components/ui/button'
 import {
   Dialog,
   DialogContent,
@@ -7,7 +7,7 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../../components/ui/dialog'
+} from '@/web/components/ui/dialog'
 
 /** Asks before an action that cannot be undone (cancel a subscription, delete a plan). */
 export function ConfirmDialog({

@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { cn } from '../../../lib/cn'
+import { cn } from '@/web/lib/cn'
 import type { SortDir } from './list-params'
 
 export type Column<T> = {

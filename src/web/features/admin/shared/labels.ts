@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../../../../domain/subscription-status'
+import type { PaymentMethod } from '@/domain/subscription-status'
 
 export const paymentMethodLabel: Record<PaymentMethod, string> = {
   pix: 'PIX',

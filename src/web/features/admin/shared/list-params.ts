@@ -1,5 +1,5 @@
 // The state of an admin list lives in the URL query string, so a filtered, sorted page can be shared or reloaded.
-import { listLimits } from '../../../../domain/contracts/paging'
+import { listLimits } from '@/domain/contracts/paging'
 
 export type SortDir = 'asc' | 'desc'
 

@@ -1,8 +1,8 @@
 import { Search } from 'lucide-react'
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
-import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
-import { NativeSelect } from './form-controls'
+import { Input } from '@/web/components/ui/input'
+import { Label } from '@/web/components/ui/label'
+import { NativeSelect } from '@/web/components/form/form-controls'
 
 const searchDelayMs = 350
 

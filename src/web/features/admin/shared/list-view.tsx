@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { Button } from '../../../components/ui/button'
-import { EmptyState, QueryError, Spinner } from '../../../components/ui/states'
+import { Button } from '@/web/components/ui/button'
+import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
 
 export const emptyText = 'Nenhum resultado encontrado.'
 

@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query'
 import { type Column, DataTable } from './data-table'
 import { hasActiveFilters, ListView } from './list-view'
-import { Pagination } from '../../../components/ui/pagination'
+import { Pagination } from '@/web/components/ui/pagination'
 import type { ListControls } from './use-list-params'
 
 type Page<R> = { items: R[]; total: number; totalExact?: boolean | undefined }

@@ -7,10 +7,10 @@ import {
   type adminSubscriptionInputSchema,
   adminUserPageSchema,
   settlementPreviewSchema,
-} from '../../../../domain/contracts/admin'
-import { api } from '../../../lib/api'
-import { totalExactShape } from '../shared/page-schema'
-import { toasts } from '../../../lib/toasts'
+} from '@/domain/contracts/admin'
+import { api } from '@/web/lib/api'
+import { totalExactShape } from '@/web/features/admin/shared/page-schema'
+import { toasts } from '@/web/lib/toasts'
 
 const pageSchema = adminSubscriptionPageSchema.extend(totalExactShape)
 export type AdminSubscriptionInput = z.input<typeof adminSubscriptionInputSchema>

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { Loader2 } from 'lucide-react'
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
-import { Input } from '../../../components/ui/input'
-import { cn } from '../../../lib/cn'
+import { Input } from '@/web/components/ui/input'
+import { cn } from '@/web/lib/cn'
 import { customerOptionsQuery } from './api'
 
 export type CustomerOption = { id: string; name: string; email: string }

@@ -2,94 +2,33 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useId } from 'react'
 import { Controller, useForm } from 'react-hook-form'
-import { z } from 'zod'
-import type { adminSubscriptionSchema, settlementPreviewSchema } from '../../../../domain/contracts/admin'
-import {
-  isSubscriptionStatus,
-  type SubscriptionStatus,
-  subscriptionStatusLabel,
-} from '../../../../domain/subscription-status'
-import { Button } from '../../../components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog'
-import { Input } from '../../../components/ui/input'
-import { FieldError, Label } from '../../../components/ui/label'
-import { ApiError } from '../../../lib/api'
-import { formatBRL, formatDate } from '../../../lib/format'
-import { adminPlansQuery } from '../plans/api'
-import { addMonthsToDateInput, dateInputPattern, fromDateInput, toDateInput } from '../shared/dates'
-import { CheckboxField, NativeSelect } from '../shared/form-controls'
-import { optionsOf, paymentTypeLabel } from '../shared/labels'
-import { type AdminSubscriptionInput, settlementPreviewQuery, useSaveSubscription } from './api'
+import type { z } from 'zod'
+import type { settlementPreviewSchema } from '@/domain/contracts/admin'
+import { isSubscriptionStatus, subscriptionStatusLabel } from '@/domain/subscription-status'
+import { Field } from '@/web/components/form/field'
+import { CheckboxField, NativeSelect } from '@/web/components/form/form-controls'
+import { FormDialogFooter } from '@/web/components/form/form-dialog-footer'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
+import { Input } from '@/web/components/ui/input'
+import { adminPlansQuery } from '@/web/features/admin/plans/api'
+import { toDateInput } from '@/web/features/admin/shared/dates'
+import { optionsOf, paymentTypeLabel } from '@/web/features/admin/shared/labels'
+import { formatBRL, formatDate } from '@/web/lib/format'
+import { applyServerErrors } from '@/web/lib/form-errors'
+import { settlementPreviewQuery, useSaveSubscription } from './api'
 import { type CustomerOption, CustomerPicker } from './customer-picker'
+import {
+  type AdminSubscription,
+  type SubscriptionFormOutput,
+  type SubscriptionFormValues,
+  statusHints,
+  subscriptionFormDefaults,
+  subscriptionFormSchema,
+  subscriptionServerFields,
+  toSubscriptionInput,
+} from './subscription-form'
 
-export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>
-
-const formSchema = z
-  .object({
-    customer: z
-      .object({ id: z.string(), name: z.string(), email: z.string() })
-      .nullable()
-      .refine((c) => c !== null, 'Selecione o cliente.'),
-    planId: z.string().min(1, 'Selecione o plano.'),
-    status: z.string().refine(isSubscriptionStatus, 'Selecione o status.'),
-    start: z.string().regex(dateInputPattern, 'Informe a data de início.'),
-    end: z.string().regex(dateInputPattern, 'Informe a data de término.'),
-    cancelAtPeriodEnd: z.boolean(),
-  })
-  .refine((v) => !dateInputPattern.test(v.start) || !dateInputPattern.test(v.end) || v.end > v.start, {
-    message: 'A data de término deve ser posterior à de início.',
-    path: ['end'],
-  })
-type FormValues = z.input<typeof formSchema>
-type FormOutput = z.output<typeof formSchema>
-
-// The API's field names → the form's, for validation errors the server finds (e.g. a plan that no longer exists).
-const serverFields: Record<string, keyof FormValues> = {
-  user_id: 'customer',
-  plan_id: 'planId',
-  status: 'status',
-  current_period_start: 'start',
-  current_period_end: 'end',
-}
-
-const statusHints: Partial<Record<SubscriptionStatus, { create: string; edit: string }>> = {
-  active: {
-    create: 'A assinatura começa ativa, sem fatura a pagar.',
-    edit: 'Faturas PIX pendentes desta assinatura serão marcadas como pagas (confirmação manual).',
-  },
-  pending_pix: {
-    create: 'Uma fatura PIX no valor do plano será gerada para o cliente.',
-    edit: 'O cliente verá a assinatura aguardando o pagamento PIX.',
-  },
-}
-
-function defaults(subscription: AdminSubscription | null, today: string): FormValues {
-  if (!subscription) {
-    return {
-      customer: null,
-      planId: '',
-      status: 'active',
-      start: today,
-      end: addMonthsToDateInput(today, 1),
-      cancelAtPeriodEnd: false,
-    }
-  }
-  return {
-    customer: subscription.customer,
-    planId: subscription.planId,
-    status: subscription.status,
-    start: toDateInput(subscription.currentPeriodStart),
-    end: toDateInput(subscription.currentPeriodEnd),
-    cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-  }
-}
+export type { AdminSubscription } from './subscription-form'
 
 /** 'Nova assinatura' and 'Editar': customer, plan, status, period and the cancel-at-period-end flag. */
 export function SubscriptionFormDialog({
@@ -102,20 +41,13 @@ export function SubscriptionFormDialog({
   /** null: a new subscription. */
   subscription: AdminSubscription | null
 }) {
-  const ids = {
-    customer: useId(),
-    plan: useId(),
-    status: useId(),
-    start: useId(),
-    end: useId(),
-    cancel: useId(),
-    statusHint: useId(),
-  }
+  const cancelId = useId()
+  const statusHintId = useId()
   const plans = useQuery({ ...adminPlansQuery(), enabled: open })
   const save = useSaveSubscription()
-  const form = useForm<FormValues, unknown, FormOutput>({
-    resolver: zodResolver(formSchema),
-    defaultValues: defaults(subscription, toDateInput(new Date())),
+  const form = useForm<SubscriptionFormValues, unknown, SubscriptionFormOutput>({
+    resolver: zodResolver(subscriptionFormSchema),
+    defaultValues: subscriptionFormDefaults(subscription, toDateInput(new Date())),
   })
   const { register, handleSubmit, formState, reset, watch, setError, control } = form
   const errors = formState.errors
@@ -123,7 +55,7 @@ export function SubscriptionFormDialog({
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the dialog opens for another subscription
   useEffect(() => {
     if (open) {
-      reset(defaults(subscription, toDateInput(new Date())))
+      reset(subscriptionFormDefaults(subscription, toDateInput(new Date())))
       save.reset()
     }
   }, [open, subscription, reset])
@@ -135,30 +67,11 @@ export function SubscriptionFormDialog({
   const preview = useQuery({ ...settlementPreviewQuery(subscription?.id ?? ''), enabled: open && settles })
 
   const onSubmit = handleSubmit((values) => {
-    const initial = subscription ? defaults(subscription, '') : null
-    // An untouched date keeps its exact instant; a changed one starts at midnight in Fortaleza.
-    const start =
-      subscription && initial?.start === values.start ? subscription.currentPeriodStart : fromDateInput(values.start)
-    const end = subscription && initial?.end === values.end ? subscription.currentPeriodEnd : fromDateInput(values.end)
-    const input: AdminSubscriptionInput = {
-      user_id: values.customer.id,
-      plan_id: values.planId,
-      status: values.status,
-      current_period_start: start,
-      current_period_end: end,
-      cancel_at_period_end: values.cancelAtPeriodEnd,
-    }
     save.mutate(
-      { id: subscription?.id ?? null, input },
+      { id: subscription?.id ?? null, input: toSubscriptionInput(values, subscription) },
       {
         onSuccess: () => onOpenChange(false),
-        onError: (error) => {
-          if (!(error instanceof ApiError)) return
-          for (const { path, message } of error.errors) {
-            const field = serverFields[path.replace(/^\//, '').split(/[./]/)[0] ?? '']
-            if (field) setError(field, { message })
-          }
-        },
+        onError: (error) => applyServerErrors(error, setError, subscriptionServerFields),
       },
     )
   })
@@ -175,32 +88,28 @@ export function SubscriptionFormDialog({
           </DialogDescription>
         </DialogHeader>
         <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={ids.customer}>Cliente</Label>
-            <Controller
-              control={control}
-              name="customer"
-              render={({ field }) => (
-                <CustomerPicker
-                  id={ids.customer}
-                  value={field.value as CustomerOption | null}
-                  onChange={field.onChange}
-                  invalid={Boolean(errors.customer)}
-                  describedBy={errors.customer ? `${ids.customer}-error` : undefined}
-                />
-              )}
-            />
-            <FieldError id={`${ids.customer}-error`} message={errors.customer?.message} />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={ids.plan}>Plano</Label>
-            <NativeSelect
-              id={ids.plan}
-              aria-invalid={Boolean(errors.planId) || undefined}
-              aria-describedby={errors.planId ? `${ids.plan}-error` : undefined}
-              disabled={plans.isPending}
-              {...register('planId')}
-            >
+          <Field label="Cliente" error={errors.customer?.message}>
+            {(fieldControl) => (
+              <Controller
+                control={control}
+                name="customer"
+                render={({ field }) => (
+                  <CustomerPicker
+                    id={fieldControl.id}
+                    value={field.value as CustomerOption | null}
+                    onChange={field.onChange}
+                    invalid={Boolean(errors.customer)}
+                    describedBy={fieldControl['aria-describedby']}
+                  />
+                )}
+              />
+            )}
+          </Field>
+          <Field
+            label="Plano"
+            error={errors.planId?.message ?? (plans.isError ? 'Não foi possível carregar os planos.' : undefined)}
+          >
+            <NativeSelect disabled={plans.isPending} {...register('planId')}>
               <option value="">{plans.isPending ? 'Carregando planos…' : 'Selecione o plano'}</option>
               {plans.data?.map((plan) => (
                 <option key={plan.id} value={plan.id}>
@@ -209,58 +118,39 @@ export function SubscriptionFormDialog({
                 </option>
               ))}
             </NativeSelect>
-            <FieldError
-              id={`${ids.plan}-error`}
-              message={errors.planId?.message ?? (plans.isError ? 'Não foi possível carregar os planos.' : undefined)}
-            />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={ids.status}>Status</Label>
-            <NativeSelect
-              id={ids.status}
-              aria-invalid={Boolean(errors.status) || undefined}
-              aria-describedby={[errors.status ? `${ids.status}-error` : '', hint ? ids.statusHint : '']
-                .filter(Boolean)
-                .join(' ')}
-              {...register('status')}
-            >
-              {optionsOf(subscriptionStatusLabel).map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </NativeSelect>
-            {hint && !settles ? (
-              <p id={ids.statusHint} className="text-sm text-muted-foreground">
-                {hint}
-              </p>
-            ) : null}
-            {settles ? <SettlementPreview id={ids.statusHint} query={preview} /> : null}
-            <FieldError id={`${ids.status}-error`} message={errors.status?.message} />
-          </div>
+          </Field>
+          <Field label="Status" error={errors.status?.message}>
+            {(fieldControl) => (
+              <>
+                <NativeSelect
+                  {...fieldControl}
+                  aria-describedby={
+                    [fieldControl['aria-describedby'], hint ? statusHintId : ''].filter(Boolean).join(' ') || undefined
+                  }
+                  {...register('status')}
+                >
+                  {optionsOf(subscriptionStatusLabel).map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </NativeSelect>
+                {hint && !settles ? (
+                  <p id={statusHintId} className="text-sm text-muted-foreground">
+                    {hint}
+                  </p>
+                ) : null}
+                {settles ? <SettlementPreview id={statusHintId} query={preview} /> : null}
+              </>
+            )}
+          </Field>
           <div className="grid gap-4 sm:grid-cols-2">
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.start}>Data de início</Label>
-              <Input
-                id={ids.start}
-                type="date"
-                aria-invalid={Boolean(errors.start) || undefined}
-                aria-describedby={errors.start ? `${ids.start}-error` : undefined}
-                {...register('start')}
-              />
-              <FieldError id={`${ids.start}-error`} message={errors.start?.message} />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor={ids.end}>Data de término</Label>
-              <Input
-                id={ids.end}
-                type="date"
-                aria-invalid={Boolean(errors.end) || undefined}
-                aria-describedby={errors.end ? `${ids.end}-error` : undefined}
-                {...register('end')}
-              />
-              <FieldError id={`${ids.end}-error`} message={errors.end?.message} />
-            </div>
+            <Field label="Data de início" error={errors.start?.message}>
+              <Input type="date" {...register('start')} />
+            </Field>
+            <Field label="Data de término" error={errors.end?.message}>
+              <Input type="date" {...register('end')} />
+            </Field>
           </div>
           {subscription?.billingMethod === 'card' ? (
             <p className="rounded-md border p-3 text-sm text-muted-foreground">
@@ -269,19 +159,12 @@ export function SubscriptionFormDialog({
             </p>
           ) : null}
           <CheckboxField
-            id={ids.cancel}
+            id={cancelId}
             label="Cancelar no fim do período"
             hint="A assinatura termina na data de término, sem renovação."
             {...register('cancelAtPeriodEnd')}
           />
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={save.isPending}>
-              Voltar
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? 'Salvando…' : 'Salvar'}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter pending={save.isPending} onBack={() => onOpenChange(false)} />
         </form>
       </DialogContent>
     </Dialog>

@@ -1,11 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { type adminUserSchema, adminUserPageSchema } from '../../../../domain/contracts/admin'
-import { api } from '../../../lib/api'
-import { totalExactShape } from '../shared/page-schema'
-import { toasts } from '../../../lib/toasts'
-import { withReauthentication } from '../../auth/reauth'
-import { sessionQuery } from '../../auth/session'
+import { type adminUserSchema, adminUserPageSchema } from '@/domain/contracts/admin'
+import { api } from '@/web/lib/api'
+import { totalExactShape } from '@/web/features/admin/shared/page-schema'
+import { toasts } from '@/web/lib/toasts'
+import { withReauthentication } from '@/web/shared/auth/reauth'
+import { sessionQuery } from '@/web/lib/session'
 
 const pageSchema = adminUserPageSchema.extend(totalExactShape)
 export type AdminUser = z.infer<typeof adminUserSchema>

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { z } from 'zod'
-import { adminWhatsAppMessageSchema, type AdminWhatsAppMessage } from '../../../../domain/contracts/whatsapp'
-import { Badge } from '../../../components/ui/badge'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { EmptyState, QueryError, Spinner } from '../../../components/ui/states'
-import { api } from '../../../lib/api'
+import { adminWhatsAppMessageSchema, type AdminWhatsAppMessage } from '@/domain/contracts/whatsapp'
+import { Badge } from '@/web/components/ui/badge'
+import { Button } from '@/web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
+import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { api } from '@/web/lib/api'
 
 const statusLabel: Record<AdminWhatsAppMessage['status'], string> = {
   received: 'Recebida',

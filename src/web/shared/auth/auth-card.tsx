@@ -1,7 +1,7 @@
 import type * as React from 'react'
-import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../../components/ui/card'
-import { cn } from '../../lib/cn'
-import { SitePage } from '../site/site-layout'
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@/web/components/ui/card'
+import { cn } from '@/web/lib/cn'
+import { SitePage } from '@/web/shared/site/site-layout'
 
 /** The frame of the account pages (sign-in, sign-up, password): the site's header and footer around one card. */
 export function AuthCard({

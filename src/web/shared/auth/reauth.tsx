@@ -1,9 +1,9 @@
 import { Loader2 } from 'lucide-react'
 import { useState, useSyncExternalStore } from 'react'
 import { z } from 'zod'
-import { okSchema } from '../../../domain/contracts/auth'
-import { PasswordField } from '../../components/password-field'
-import { Button } from '../../components/ui/button'
+import { okSchema } from '@/domain/contracts/auth'
+import { PasswordField } from '@/web/components/password-field'
+import { Button } from '@/web/components/ui/button'
 import {
   Dialog,
   DialogContent,
@@ -11,8 +11,8 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from '../../components/ui/dialog'
-import { ApiError, api } from '../../lib/api'
+} from '@/web/components/ui/dialog'
+import { ApiError, api } from '@/web/lib/api'
 
 // Step-up re-authentication. Role changes and the PIX key or beneficiary answer 403 `reauthentication_required`
 // unless the password was confirmed in the last 5 minutes: `withReauthentication` then asks for it in a dialog

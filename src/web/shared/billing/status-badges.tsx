@@ -5,8 +5,8 @@ import {
   type SubscriptionStatus,
   subscriptionStatusBadge,
   subscriptionStatusLabel,
-} from '../../../domain/subscription-status'
-import { Badge } from '../../components/ui/badge'
+} from '@/domain/subscription-status'
+import { Badge } from '@/web/components/ui/badge'
 
 export function SubscriptionStatusBadge({ status }: { status: SubscriptionStatus }) {
   return <Badge variant={subscriptionStatusBadge[status]}>{subscriptionStatusLabel[status]}</Badge>

@@ -1,6 +1,6 @@
 import { ChevronDown } from 'lucide-react'
 import type * as React from 'react'
-import { cn } from '../../../lib/cn'
+import { cn } from '@/web/lib/cn'
 
 /** A native <select> that looks like our inputs (no popover library: the platform's picker works everywhere). */
 export function NativeSelect({ className, children, ...props }: React.ComponentProps<'select'>) {

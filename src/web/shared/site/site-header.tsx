@@ -1,6 +1,6 @@
 import type * as React from 'react'
 import { Link } from 'react-router'
-import { paths } from '../../app/paths'
+import { paths } from '@/web/app/paths'
 import { brandName, LogoMark } from './logo'
 
 /** The header of public pages: the logo (a link home) and the page's own actions on the right. */

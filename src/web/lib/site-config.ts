@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { type SiteConfig, siteConfigSchema } from '../../../domain/contracts/site'
-import { api } from '../../lib/api'
+import { type SiteConfig, siteConfigSchema } from '@/domain/contracts/site'
+import { api } from './api'
 
 export function siteConfigQuery() {
   return queryOptions({

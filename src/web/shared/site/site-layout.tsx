@@ -1,8 +1,8 @@
 import type * as React from 'react'
-import { useSessionUser } from '../auth/session'
+import { useSessionUser } from '@/web/lib/session'
 import { Link } from 'react-router'
-import { paths } from '../../app/paths'
-import { Button } from '../../components/ui/button'
+import { paths } from '@/web/app/paths'
+import { Button } from '@/web/components/ui/button'
 import { SiteFooter } from './site-footer'
 import { SiteHeader } from './site-header'
 

@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn'
+import { cn } from '@/web/lib/cn'
 
 /** The brand mark, inline so the header costs no extra request. */
 export function LogoMark({ className }: { className?: string }) {

@@ -1,11 +1,11 @@
 import { CircleAlert, CircleCheck, Loader2 } from 'lucide-react'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { toast } from 'sonner'
-import { Button } from '../../components/ui/button'
-import { Input } from '../../components/ui/input'
-import { FieldError, Label } from '../../components/ui/label'
-import { toasts } from '../../lib/toasts'
-import { useSendWhatsAppCode, useVerifyWhatsAppCode } from './api'
+import { Button } from '@/web/components/ui/button'
+import { Input } from '@/web/components/ui/input'
+import { FieldError, Label } from '@/web/components/ui/label'
+import { toasts } from '@/web/lib/toasts'
+import { useSendWhatsAppCode, useVerifyWhatsAppCode } from './whatsapp-api'
 import { useCodeDeliveryStatus } from './code-status'
 
 export type WhatsAppVerificationProps = {

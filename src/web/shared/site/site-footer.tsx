@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
-import { paths } from '../../app/paths'
-import { cn } from '../../lib/cn'
-import { useSiteConfig } from './site-config'
+import { paths } from '@/web/app/paths'
+import { cn } from '@/web/lib/cn'
+import { useSiteConfig } from '@/web/lib/site-config'
 
 /** The footer of shared pages (public site and dashboard): legal links and the company's registration. */
 export function SiteFooter({ className }: { className?: string }) {

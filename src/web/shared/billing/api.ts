@@ -11,10 +11,10 @@ import {
   type UpgradeResult,
   upgradeOptionsSchema,
   upgradeResultSchema,
-} from '../../../domain/contracts/billing'
-import { planSchema } from '../../../domain/contracts/plans'
-import { api } from '../../lib/api'
-import { toasts } from '../../lib/toasts'
+} from '@/domain/contracts/billing'
+import { planSchema } from '@/domain/contracts/plans'
+import { api } from '@/web/lib/api'
+import { toasts } from '@/web/lib/toasts'
 
 /** Everything the customer's billing screens read lives under ['billing'], so one invalidation refreshes it all. */
 const billingKey = ['billing'] as const

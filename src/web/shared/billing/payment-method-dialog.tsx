@@ -1,10 +1,10 @@
 import { CreditCard, Loader2, QrCode } from 'lucide-react'
 import { useRef } from 'react'
-import type { Plan } from '../../../domain/contracts/plans'
-import { Button } from '../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog'
-import { formatBRL } from '../../lib/format'
-import { useSiteConfig } from '../site/site-config'
+import type { Plan } from '@/domain/contracts/plans'
+import { Button } from '@/web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
+import { formatBRL } from '@/web/lib/format'
+import { useSiteConfig } from '@/web/lib/site-config'
 
 export type PaymentMethod = 'pix' | 'card'
 

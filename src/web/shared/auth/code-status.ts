@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { codeStatusSchema } from '../../../domain/contracts/whatsapp'
-import { api } from '../../lib/api'
+import { codeStatusSchema } from '@/domain/contracts/whatsapp'
+import { api } from '@/web/lib/api'
 
 /** How often the sign-up page asks whether the code arrived, and for how long (Meta reports within seconds). */
 const pollEveryMs = 3_000
