@@ -5,10 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Cluster, log, short } from './harness'
+import { crashScenario } from './crash'
 import { outageScenario } from './outage'
 
 const scenarios: Record<string, (cluster: Cluster, dir: string) => Promise<Record<string, string>>> = {
   outage: outageScenario,
+  crash: crashScenario,
 }
 
 async function main(): Promise<number> {
