@@ -16,7 +16,6 @@ import {
   check,
   createCustomers,
   kill9,
-  log,
   prepare,
   root,
   short,

@@ -7,10 +7,12 @@ import path from 'node:path'
 import { Cluster, log, short } from './harness'
 import { crashScenario } from './crash'
 import { outageScenario } from './outage'
+import { providersScenario } from './providers'
 
 const scenarios: Record<string, (cluster: Cluster, dir: string) => Promise<Record<string, string>>> = {
   outage: outageScenario,
   crash: crashScenario,
+  providers: providersScenario,
 }
 
 async function main(): Promise<number> {
