@@ -6,6 +6,7 @@ import pg from 'pg'
 import { seedLoadDatabase } from '../scripts/db-seed-load'
 import { connectPostgres } from '../src/server/db/client'
 import { listBenchmarks, listTargetMs } from './list-payments.bench'
+import { loadBenchmark, reportLoad } from './load.bench'
 import { pixPayloadBenchmark } from './pix-payload.bench'
 import { printTable } from './stats'
 
@@ -71,8 +72,15 @@ async function main(): Promise<number> {
       `\nBR Code PIX: ${pix.perSecond.toLocaleString('pt-BR')} códigos/s (${pix.microsPerCode.toFixed(1)} µs cada)`,
     )
 
+    // The load (bench/load.bench.ts): its own PostgreSQL cluster and server process; BENCH_LOAD=0 skips it.
+    const loadBroken =
+      process.env.BENCH_LOAD === '0'
+        ? []
+        : reportLoad(await loadBenchmark(), '200 clientes por 60 s (abrir planos, entrar, painel, PIX, confirmação)')
+    if (loadBroken.length > 0) console.error(`\nCarga fora do alvo: ${loadBroken.join(', ')}`)
+
     const slow = lists.filter((r) => r.p95 > listTargetMs)
-    if (slow.length > 0) {
+    if (slow.length > 0 || loadBroken.length > 0) {
       console.error(
         `\n${slow.length} caso(s) acima de ${listTargetMs} ms no p95: ${slow.map((r) => r.name).join(', ')}`,
       )

@@ -36,8 +36,13 @@ export type Database = {
 pg.types.setTypeParser(20, (v) => Number(v))
 
 export function connectPostgres(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 })
+  // A connection (or a free slot) not had within 5 s fails the request with 503 instead of holding it.
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 })
   pool.on('error', () => {}) // idle-client errors surface on the next query
+  // A checked-out client between two queries (a transaction, a pg-boss start lock) that loses its server emits
+  // 'error' with no listener but its own: without this one the process dies (57P01 when PostgreSQL stops). The
+  // next query on it fails and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = drizzlePg(pool, { schema }) as unknown as Db
   return {
     db,

@@ -109,6 +109,7 @@ const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT',
 const unavailableMessages = [
   'Connection terminated', // node-postgres: the server went away mid-query
   'connection timeout', // node-postgres: connectionTimeoutMillis
+  'timeout exceeded when trying to connect', // pg-pool: no connection free or made within connectionTimeoutMillis
   'Cannot use a pool after calling end', // node-postgres: pool closed
   'PGlite is closed', // embedded database closed
   'is not currently accepting connections', // PostgreSQL: the database is closed to connections (55000)

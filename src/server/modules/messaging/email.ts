@@ -23,7 +23,14 @@ export interface MailSenderOptions {
 /** SMTP through nodemailer when SMTP_URL is set; the dev outbox otherwise, which production refuses. */
 export function createMailSender(opts: MailSenderOptions): MailSender {
   if (opts.smtpUrl) {
-    const transport = createTransport(opts.smtpUrl)
+    // nodemailer waits up to 2 min to connect and 10 min on a silent socket: a hung SMTP server would hold the
+    // request (or the delivery pass) that long. Ours fail in seconds and the outbound message is retried later.
+    const transport = createTransport({
+      url: opts.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    })
     return {
       async send(msg) {
         const info = await transport.sendMail({

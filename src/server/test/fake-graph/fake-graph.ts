@@ -44,6 +44,8 @@ export type FakeGraph = {
   failNext: GraphError[]
   /** The next media uploads fail with these errors, in order (the messages still go through). */
   failNextUpload: GraphError[]
+  /** The next calls stall, in order: 'hang' never answers (the socket is closed at close()), 'slow' answers after `ms`. */
+  stallNext: { mode: 'hang' | 'slow'; ms?: number }[]
   /** The env vars that point the app at this fake. */
   env(): Record<string, string>
   /** Text messages sent to a number, in order. */
@@ -146,6 +148,7 @@ export async function startFakeGraph(
   const uploads: MediaUpload[] = []
   const failNextUpload: GraphError[] = []
   const failNext: GraphError[] = []
+  const stallNext: FakeGraph['stallNext'] = []
   const templates = new Map<string, ApprovedTemplate>(Object.entries(options.templates ?? {}))
   const server: Server = createServer(async (request, response) => {
     const rawBytes = await readBody(request)
@@ -175,6 +178,9 @@ export async function startFakeGraph(
     const media = request.url === `/v21.0/${fakeGraphPhoneNumberId}/media`
     if (request.method !== 'POST' || (!media && request.url !== `/v21.0/${fakeGraphPhoneNumberId}/messages`))
       return fail({ status: 404, code: 2500, message: 'Unknown path components' })
+    const stall = stallNext.shift()
+    if (stall?.mode === 'hang') return
+    if (stall?.mode === 'slow') await new Promise((resolve) => setTimeout(resolve, stall.ms ?? 3000))
     const planned = failNext.shift()
     if (planned) return fail(planned)
     if (media) {
@@ -222,6 +228,7 @@ export async function startFakeGraph(
     templates,
     failNext,
     failNextUpload,
+    stallNext,
     env: () => ({
       WHATSAPP_TOKEN: fakeGraphToken,
       WHATSAPP_PHONE_NUMBER_ID: fakeGraphPhoneNumberId,
@@ -240,7 +247,11 @@ export async function startFakeGraph(
           const image = c.body.image as { id: string; caption?: string }
           return { id: image.id, caption: image.caption }
         }),
-    close: () => new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((e) => (e ? reject(e) : resolve()))
+      }),
   }
 }
 
