@@ -70,6 +70,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   pix_refund_too_much: 409,
   pix_provider_error: 502,
   user_not_found: 404,
+  payload_too_large: 413,
 }
 
 export const problemSchema = z
@@ -146,6 +147,8 @@ export function registerProblemHandler(app: FastifyInstance) {
           errors,
         },
       )
+    } else if ('statusCode' in error && error.statusCode === 413) {
+      body = problem('payload_too_large')
     } else if ('statusCode' in error && error.statusCode === 429) {
       body = problem('rate_limited')
     } else if ('statusCode' in error && typeof error.statusCode === 'number' && error.statusCode < 500) {
