@@ -312,6 +312,23 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     expect(webhook.statusCode).toBeLessThan(500)
   })
 
+  it('answers 400 to a NUL byte the database cannot store (path or body), not 500', async () => {
+    const path = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/admin/plans/%00',
+      headers: { origin, cookie: admin.cookie },
+    })
+    expect(path.statusCode, path.body).toBe(400)
+    expect(path.json()).toMatchObject({ code: 'validation_failed' })
+    const body = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      headers: { origin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'a@example.com', password: 'senha\u0000-segura' }),
+    })
+    expect(body.statusCode, body.body).toBeLessThan(500)
+  })
+
   it('no 5xx, no internals, and the visitor and the customer change nothing of another customer', async () => {
     const ids = fc.constantFrom(
       victim.id,
