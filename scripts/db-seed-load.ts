@@ -135,16 +135,19 @@ export async function seedLoadData(client: pg.ClientBase, options: SeedLoadOptio
     await client.query(
       `insert into payments (id, subscription_id, amount_cents, status, currency, payment_method, type,
                              target_plan_id, due_date, paid_at, metadata, pix_reference, pix_end_to_end_id,
-                             amount_received_cents, created_at, updated_at)
+                             amount_received_cents, stripe_invoice_id, created_at, updated_at)
        select md5('carga-p-' || x.n)::uuid::text,
               s.id, pl.price_cents, x.status::payment_status, 'BRL', x.method::payment_method, x.type::payment_type,
               case when x.type = 'upgrade' then 'plan_business' end,
               x.at + interval '3 days',
-              case when x.status = 'paid' then x.at + interval '1 day' end,
+              -- An active subscription's newest invoice paid its current period (npm run db:check).
+              case when x.status = 'paid' and k = 4 and s.status = 'active' then s.current_period_start
+                   when x.status = 'paid' then x.at + interval '1 day' end,
               case when x.type = 'new' then '{}'::jsonb else jsonb_build_object('type', x.type) end,
               case when x.method <> 'card' then 'CARGA' || lpad(x.n::text, 20, '0') end,
               case when x.method <> 'card' and x.status = 'paid' then 'E' || lpad(x.n::text, 31, '0') end,
               case when x.method <> 'card' and x.status = 'paid' then pl.price_cents end,
+              case when x.method = 'card' and x.status = 'paid' then 'in_carga' || x.n end,
               x.at, x.at
          from generate_series(1, $1::int) g
          join subscriptions s on s.id = md5('carga-s-' || g)::uuid::text
@@ -154,7 +157,8 @@ export async function seedLoadData(client: pg.ClientBase, options: SeedLoadOptio
               select (g - 1) * 5 + k + 1 as n,
                      s.created_at + (now() - s.created_at) * k / 5.0 as at,
                      case when k = 0 then 'new' when k = 2 and g % 50 = 0 then 'upgrade' else 'renewal' end as type,
-                     case when k = 4 and s.status = 'pending_pix' then 'pending_pix'
+                     case when k = 4 and s.status = 'active' then 'paid'
+                          when k = 4 and s.status = 'pending_pix' then 'pending_pix'
                           when k = 4 and s.status = 'past_due' then 'pending'
                           when (g + k) % 50 = 0 then 'failed'
                           when (g + k) % 97 = 0 then 'void'

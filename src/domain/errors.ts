@@ -74,6 +74,7 @@ export const errorText = {
   card_subscription_managed:
     'Esta alteração não é possível em uma assinatura de cartão: ela é gerenciada pelo Stripe. Cancele-a e crie uma nova, se preciso.',
   user_not_found: 'Usuário não encontrado.',
+  payload_too_large: 'O conteúdo enviado é grande demais (máximo de 64 KiB).',
   // PIX via API Pix (refunds, webhook registration)
   pix_api_disabled: 'A confirmação automática de PIX não está ativa (PIX_PROVIDER=manual).',
   pix_refund_not_allowed: 'Só é possível devolver um PIX pago recebido pela API Pix, em até 90 dias do pagamento.',

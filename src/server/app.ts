@@ -39,6 +39,7 @@ import { stripeRoutes } from './modules/stripe/stripe.routes'
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes'
 import { apiPixClientFromConfig } from './modules/pix/api-pix-check'
 import { pixRoutes } from './modules/pix/pix.routes'
+import { apiBodyLimit } from './http/body-limit'
 
 export type AppOptions = {
   config: Config
@@ -98,6 +99,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     trustProxy: trustProxyOption(config.TRUST_PROXY),
+    // Every request body is small (the largest contract is a plan with its features); signed provider webhooks
+    // raise their own limit (providerWebhookBodyLimit).
+    bodyLimit: apiBodyLimit,
   }).withTypeProvider<ZodTypeProvider>()
 
   const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) }

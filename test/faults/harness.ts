@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { connectPostgres, type Database } from '../../src/server/db/client'
-import { runInvariantChecks } from '../../src/server/db/invariants'
+import { checkInvariants } from '../../src/server/db/invariants'
 import { seedDemo } from '../../src/server/db/seed'
 
 export const root = path.resolve(import.meta.dirname, '../..')
@@ -309,14 +309,14 @@ export async function signIn(base: string, customer: { email: string; ip: string
 
 /** Fails (throws) listing the violated invariants. */
 export async function assertInvariants(db: Database['db'], label: string): Promise<void> {
-  const results = await runInvariantChecks(db)
-  const broken = results.filter((r) => r.rows.length > 0)
+  const report = await checkInvariants(db)
+  const broken = report.violations
   if (broken.length > 0) {
     throw new Error(
       `${label}: invariants violated:\n${broken.map((b) => `  ${b.name}: ${JSON.stringify(b.rows).slice(0, 800)}`).join('\n')}`,
     )
   }
-  log(`${label}: ${results.length} invariants hold`)
+  log(`${label}: ${report.checked} invariants hold`)
 }
 
 export function check(condition: unknown, message: string): asserts condition {

@@ -54,11 +54,11 @@ export const adminSubscriptionPageSchema = pageOf(adminSubscriptionSchema)
  */
 export const adminSubscriptionInputSchema = z
   .strictObject({
-    user_id: z.string().min(1, 'Selecione o cliente.'),
-    plan_id: z.string().min(1, 'Selecione o plano.'),
+    user_id: z.string().min(1, 'Selecione o cliente.').max(100, 'Selecione o cliente.'),
+    plan_id: z.string().min(1, 'Selecione o plano.').max(100, 'Selecione o plano.'),
     status: subscriptionStatusSchema,
-    current_period_start: z.iso.datetime({ offset: true, message: 'Informe a data de início.' }),
-    current_period_end: z.iso.datetime({ offset: true, message: 'Informe a data de término.' }),
+    current_period_start: z.iso.datetime({ offset: true, message: 'Informe a data de início.' }).max(40),
+    current_period_end: z.iso.datetime({ offset: true, message: 'Informe a data de término.' }).max(40),
     cancel_at_period_end: z.boolean().default(false),
   })
   .refine((v) => new Date(v.current_period_end) > new Date(v.current_period_start), {
@@ -165,6 +165,7 @@ export const pixSettingsInputSchema = z.strictObject({
     .string()
     .trim()
     .min(1, 'Informe a chave PIX.')
+    .max(77, errorText.pix_key_invalid)
     .refine((k) => pixKeyKind(k) !== null, errorText.pix_key_invalid),
   beneficiary_name: z
     .string()

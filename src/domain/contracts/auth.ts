@@ -6,7 +6,12 @@ export const whatsappNumberSchema = z
   .trim()
   .regex(/^\d{10,15}$/, errorText.whatsapp_invalid)
 export const verificationCodeSchema = z.string().regex(/^\d{6}$/, errorText.code_invalid)
-export const emailSchema = z.string().trim().toLowerCase().pipe(z.email(errorText.email_invalid))
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, errorText.email_invalid)
+  .toLowerCase()
+  .pipe(z.email(errorText.email_invalid))
 export const passwordSchema = z.string().min(8, errorText.password_too_short).max(128, errorText.password_too_long)
 
 export const sendCodeInputSchema = z.strictObject({ phone_number: whatsappNumberSchema })

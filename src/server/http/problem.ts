@@ -70,6 +70,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   pix_refund_too_much: 409,
   pix_provider_error: 502,
   user_not_found: 404,
+  payload_too_large: 413,
 }
 
 export const problemSchema = z
@@ -128,6 +129,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false
 }
 
+// SQLSTATEs of values the database cannot take as given (a NUL byte in a text, a number or date out of range, a
+// malformed value): the input is at fault, so 400, not 500 (found by the hostile-input test).
+const inputDataSqlStates = new Set(['22021', '22P05', '22P02', '22003', '22007', '22008', '22001'])
+
+/** True when an error (or one of its causes) is the database refusing a value it was given. */
+export function isInputDataError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 6; depth += 1) {
+    const { code } = e as { code?: unknown }
+    if (typeof code === 'string' && inputDataSqlStates.has(code)) return true
+    e = (e as { cause?: unknown }).cause
+  }
+  return false
+}
+
 /** One error handler: DomainError → its status; schema failures → 400; anything else → logged, 500 'unknown'. */
 export function registerProblemHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
@@ -147,10 +162,15 @@ export function registerProblemHandler(app: FastifyInstance) {
           errors,
         },
       )
+    } else if ('statusCode' in error && error.statusCode === 413) {
+      body = problem('payload_too_large')
     } else if ('statusCode' in error && error.statusCode === 429) {
       body = problem('rate_limited')
     } else if ('statusCode' in error && typeof error.statusCode === 'number' && error.statusCode < 500) {
       body = problem('validation_failed', undefined, { status: error.statusCode })
+    } else if (isInputDataError(error)) {
+      request.log.warn({ err: error, reqId: request.id }, 'value refused by the database')
+      body = problem('validation_failed')
     } else if (isDatabaseUnavailable(error)) {
       // The database is down or unreachable: nothing was done; the pool reconnects by itself when it is back.
       request.log.error({ err: error, reqId: request.id }, 'database unavailable')

@@ -5,6 +5,7 @@ import { parsePixBrCode } from '../../../domain/pix'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { auditLog } from '../../db/schema/platform'
 import { createTestApp, type TestApp } from '../../test/test-app'
+import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, get, post, type TestUser } from '../../test/users'
 import { activate, configurePix, seedPlans } from './test-fixtures'
 
@@ -251,5 +252,11 @@ describe('receipts', () => {
     const response = await get(t.app, `/api/payments/${open?.id}/receipt`, maria.cookie)
     expect(response.statusCode).toBe(409)
     expect(response.json()).toMatchObject({ code: 'payment_not_paid' })
+  })
+})
+
+describe('db:check', () => {
+  it('leaves every invariant of the database holding', async () => {
+    await expectInvariantsHold(t.database.db)
   })
 })

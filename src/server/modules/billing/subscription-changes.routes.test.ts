@@ -7,6 +7,7 @@ import { parsePixBrCode } from '../../../domain/pix'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { auditLog } from '../../db/schema/platform'
 import { createTestApp, type TestApp } from '../../test/test-app'
+import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, get, post, type TestUser } from '../../test/users'
 import { applyPaidUpgrade } from './billing.service'
 import type { CardGateway } from './card-gateway'
@@ -272,7 +273,7 @@ describe('PIX upgrade', () => {
     const switched = await t.database.db.transaction(async (tx) => {
       const [paid] = await tx
         .update(payments)
-        .set({ status: 'paid', paidAt })
+        .set({ status: 'paid', paidAt, pixEndToEndId: `E${'7'.repeat(31)}` }) // paid as by a PIX the PSP names
         .where(eq(payments.id, result.payment.id))
         .returning()
       const first = await applyPaidUpgrade(tx, paid!)
@@ -321,5 +322,11 @@ describe('card upgrade', () => {
     expect(response.statusCode).toBe(502)
     const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id))
     expect(row?.planId).toBe('plan_basic')
+  })
+})
+
+describe('db:check', () => {
+  it('leaves every invariant of the database holding', async () => {
+    await expectInvariantsHold(t.database.db)
   })
 })

@@ -5,6 +5,7 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { auditLog } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
+import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, post, type TestUser } from '../../test/users'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { depsOf, eventsOf, notificationsOf, platformSecret, signedAt, startPlatform } from './lifecycle-fixtures'
@@ -342,4 +343,8 @@ describe('a year of a PIX subscription', () => {
       ],
     )
   }, 600_000)
+
+  it('leaves every invariant of the database holding (db:check)', async () => {
+    await expectInvariantsHold(t.database.db)
+  })
 })

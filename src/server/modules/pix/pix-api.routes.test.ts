@@ -12,6 +12,7 @@ import { notifications } from '../../db/schema/lifecycle'
 import { auditLog, rateLimits } from '../../db/schema/platform'
 import { type FakePsp, startFakePsp } from '../../test/fake-psp/fake-psp'
 import { createTestApp, TestClock, type TestApp } from '../../test/test-app'
+import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, get, post, type TestUser } from '../../test/users'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
@@ -442,5 +443,11 @@ describe('PIX_PROVIDER=manual', () => {
     } finally {
       await manual.close()
     }
+  })
+})
+
+describe('db:check', () => {
+  it('leaves every invariant of the database holding', async () => {
+    await expectInvariantsHold(t.database.db)
   })
 })

@@ -7,6 +7,7 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { auditLog, webhookEvents } from '../../db/schema/platform'
 import { createTestApp, type TestApp } from '../../test/test-app'
+import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, post, type TestUser } from '../../test/users'
 import { type FakeStripe, startFakeStripe } from './fake-stripe-server'
 
@@ -684,5 +685,11 @@ describe('Stripe card gateway', () => {
     const error = await t.app.ctx.card.cancelNow('sub_missing').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DomainError)
     expect(error).toMatchObject({ code: 'card_provider_error' })
+  })
+})
+
+describe('db:check', () => {
+  it('leaves every invariant of the database holding', async () => {
+    await expectInvariantsHold(t.database.db)
   })
 })

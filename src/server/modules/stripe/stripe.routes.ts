@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { cardCheckoutResultSchema, checkoutInputSchema } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
+import { providerWebhookBodyLimit } from '../../http/body-limit'
 import { problemSchema } from '../../http/problem'
 import { findOpenFirstInvoice, startInvoiceCardCheckout } from '../billing/card-invoice.service'
 import { createStripeClient } from './stripe-gateway'
@@ -66,6 +67,7 @@ const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/webhooks/stripe',
     {
+      bodyLimit: providerWebhookBodyLimit,
       schema: {
         tags: ['webhooks'],
         summary: 'Eventos da Stripe (assinados). Cada evento é aplicado uma única vez.',

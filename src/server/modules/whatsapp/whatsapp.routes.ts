@@ -8,6 +8,7 @@ import { adminWhatsAppMessageSchema, codeStatusQuerySchema, codeStatusSchema } f
 import { DomainError } from '../../../domain/errors'
 import { deliveryFailureReason } from '../../../domain/whatsapp-delivery'
 import { whatsappVerifications } from '../../db/schema/platform'
+import { providerWebhookBodyLimit } from '../../http/body-limit'
 import { problemSchema } from '../../http/problem'
 import { clientKey, hitRateLimit } from '../rate-limit/rate-limit'
 import { readBrowserToken } from './browser-token'
@@ -87,9 +88,9 @@ export const whatsappRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['webhooks'],
         summary: 'Verificação da assinatura do webhook pela Meta (hub.mode, hub.verify_token, hub.challenge)',
         querystring: z.object({
-          'hub.mode': z.string().optional(),
-          'hub.verify_token': z.string().optional(),
-          'hub.challenge': z.string().optional(),
+          'hub.mode': z.string().max(100).optional(),
+          'hub.verify_token': z.string().max(500).optional(),
+          'hub.challenge': z.string().max(500).optional(),
         }),
         response: { 200: z.string(), 403: problemSchema },
       },
@@ -156,7 +157,7 @@ export const whatsappRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: 'Mensagens de WhatsApp do cliente (enviadas e recebidas), com os recibos de entrega',
-        params: z.object({ id: z.string().min(1) }),
+        params: z.object({ id: z.string().min(1).max(100) }),
         response: { 200: z.array(adminWhatsAppMessageSchema), 401: problemSchema, 403: problemSchema },
       },
     },
@@ -193,6 +194,7 @@ const whatsappWebhookPost: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/webhooks/whatsapp',
     {
+      bodyLimit: providerWebhookBodyLimit,
       schema: {
         tags: ['webhooks'],
         summary: 'Webhook da Meta (assinado): recibos de entrega e mensagens dos clientes, cada mensagem uma única vez',
