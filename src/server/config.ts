@@ -121,6 +121,8 @@ const envSchema = z.object({
   PIX_KEY: optionalText,
   PIX_CA: optionalText,
   PIX_PSP_STYLE: optionalText.pipe(z.enum(['bcb', 'efi']).default('bcb')),
+  // PIX Automático (recurring debits authorised once in the bank app); needs PIX_PROVIDER=api-pix.
+  PIX_AUTOMATICO: optionalText.pipe(z.enum(['true', 'false']).default('false')).transform((v) => v === 'true'),
   // Two-factor for admins: 'required' (the default in production) closes /api/admin to an admin without it.
   ADMIN_MFA: optionalText.pipe(z.enum(['required', 'optional']).optional()),
 })
@@ -203,6 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = apiPixRequired.find((name) => !e[name])
     if (missing) throw new ConfigError(`Configuração inválida: ${missing} é obrigatório quando PIX_PROVIDER=api-pix`)
   }
+  if (e.PIX_AUTOMATICO && e.PIX_PROVIDER !== 'api-pix')
+    throw new ConfigError('Configuração inválida: PIX_AUTOMATICO=true exige PIX_PROVIDER=api-pix')
 
   const dataDir = path.resolve(e.DATA_DIR)
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')
