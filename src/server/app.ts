@@ -39,6 +39,7 @@ import { stripeRoutes } from './modules/stripe/stripe.routes'
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes'
 import { apiPixClientFromConfig } from './modules/pix/api-pix-check'
 import { pixRoutes } from './modules/pix/pix.routes'
+import { automaticoRoutes } from './modules/pix-automatico/automatico.routes'
 
 export type AppOptions = {
   config: Config
@@ -234,6 +235,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(lifecycleRoutes)
   await app.register(whatsappRoutes)
   await app.register(pixRoutes)
+  await app.register(automaticoRoutes)
 
   const webRoot = options.webRoot ?? defaultWebRoot
   const hasWeb = existsSync(path.join(webRoot, 'index.html'))
