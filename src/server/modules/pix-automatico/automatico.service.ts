@@ -467,6 +467,12 @@ export async function adminView(deps: Pick<AutomaticoDeps, 'db'>, subscriptionId
 
 // ---- customer actions ----
 
+/** The payer's name at the PSP: the person for a CPF, the company for a CNPJ. */
+function payerNameFor(profile: { name: string; companyName: string } | undefined, user: SessionUser, taxId: string) {
+  const name = taxId.length === 11 ? profile?.name : profile?.companyName || profile?.name
+  return (name || user.name).slice(0, 140)
+}
+
 /** Journey 3 at checkout: the first invoice's charge and the recurrence, answered with the composite code. */
 export async function authoriseForInvoice(
   deps: AutomaticoDeps,
@@ -486,7 +492,7 @@ export async function authoriseForInvoice(
     planName: target.planName,
     amountCents: target.amountCents,
     firstDate: subscription.currentPeriodEnd,
-    payerName: (profile?.companyName || profile?.name || user.name).slice(0, 140),
+    payerName: payerNameFor(profile, user, taxId),
     taxId,
   })
 }
@@ -532,7 +538,7 @@ export async function turnOn(deps: AutomaticoDeps, user: SessionUser, subscripti
     planName: plan.name,
     amountCents: plan.priceCents,
     firstDate: subscription.currentPeriodEnd,
-    payerName: (profile?.companyName || profile?.name || user.name).slice(0, 140),
+    payerName: payerNameFor(profile, user, taxId),
     taxId,
   })
   return viewOf(deps, subscriptionId)
