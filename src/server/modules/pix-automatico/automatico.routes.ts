@@ -5,12 +5,14 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { SessionUser } from '../../../domain/contracts/auth'
-import { pixCheckoutResultSchema } from '../../../domain/contracts/billing'
+import { pixCheckoutResultSchema, upgradeResultSchema } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
 import { subscriptions } from '../../db/schema/billing'
 import { problemSchema } from '../../http/problem'
-import { checkoutPix } from '../billing/billing.service'
-import { withPspCheckout } from '../pix/pix-charge.service'
+import { checkoutPix, upgradeSubscription } from '../billing/billing.service'
+import { plans } from '../../db/schema/plans'
+import { pixRecurrences } from '../../db/schema/pix-automatico'
+import { withPspCheckout, withPspUpgrade } from '../pix/pix-charge.service'
 import { refreshCobr } from './automatico-renewals'
 import {
   type AutomaticoDeps,
@@ -174,6 +176,45 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => turnOn(deps(request), userOf(request), request.params.id, request.body.tax_id),
+  )
+
+  app.post(
+    '/api/subscriptions/:id/pix-automatico/upgrade',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['billing'],
+        summary:
+          'Upgrade com PIX Automático: a fatura proporcional é a cobrança imediata de uma nova autorização (a antiga é cancelada depois da aprovação)',
+        params: idParams,
+        body: z.strictObject({ plan_id: z.string().min(1).max(100) }),
+        response: { 200: z.object({ upgrade: upgradeResultSchema, copiaECola: z.string().nullable() }), ...errors },
+      },
+    },
+    async (request) => {
+      const d = deps(request)
+      const user = userOf(request)
+      requireClient(d)
+      const taxId = await ensureTaxId(d, user.id, undefined)
+      const upgrade = await withPspUpgrade(
+        d,
+        await upgradeSubscription(d, user, { subscription_id: request.params.id, new_plan_id: request.body.plan_id }),
+      )
+      if (upgrade.kind !== 'pix') return { upgrade, copiaECola: null }
+      const [plan] = await d.db.select().from(plans).where(eq(plans.id, request.body.plan_id))
+      if (!plan) throw new DomainError('plan_not_found')
+      const rec = await authoriseForInvoice(
+        d,
+        user,
+        request.params.id,
+        upgrade.pix.paymentId,
+        { planId: plan.id, planName: plan.name, amountCents: plan.priceCents },
+        taxId,
+      )
+      const [row] = await d.db.select().from(pixRecurrences).where(eq(pixRecurrences.id, rec.id))
+      const code = row?.copiaECola ?? null
+      return { upgrade: code ? { ...upgrade, pix: { ...upgrade.pix, brCode: code } } : upgrade, copiaECola: code }
+    },
   )
 
   const historySchema = z.array(
