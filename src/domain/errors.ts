@@ -80,6 +80,12 @@ export const errorText = {
   pix_refund_not_allowed: 'Só é possível devolver um PIX pago recebido pela API Pix, em até 90 dias do pagamento.',
   pix_refund_too_much: 'O valor da devolução é maior que o saldo ainda não devolvido deste PIX.',
   pix_provider_error: 'O PSP do PIX não respondeu ou recusou o pedido. Tente novamente em instantes.',
+  // PIX Automático
+  pix_automatico_disabled: 'O PIX Automático não está disponível. Escolha pagar só esta fatura com PIX.',
+  tax_id_required: 'Informe seu CPF ou CNPJ para autorizar o PIX Automático.',
+  tax_id_invalid: 'CPF ou CNPJ inválido. Confira os números.',
+  pix_automatico_not_found: 'Esta assinatura não tem renovação automática via PIX.',
+  pix_automatico_not_allowed: 'Não é possível alterar a renovação automática desta assinatura agora.',
 } as const
 
 export type DomainErrorCode = keyof typeof errorText

@@ -40,6 +40,7 @@ import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes'
 import { apiPixClientFromConfig } from './modules/pix/api-pix-check'
 import { pixRoutes } from './modules/pix/pix.routes'
 import { apiBodyLimit } from './http/body-limit'
+import { automaticoRoutes } from './modules/pix-automatico/automatico.routes'
 
 export type AppOptions = {
   config: Config
@@ -238,6 +239,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(lifecycleRoutes)
   await app.register(whatsappRoutes)
   await app.register(pixRoutes)
+  await app.register(automaticoRoutes)
 
   const webRoot = options.webRoot ?? defaultWebRoot
   const hasWeb = existsSync(path.join(webRoot, 'index.html'))

@@ -121,6 +121,18 @@ const envSchema = z.object({
   PIX_KEY: optionalText,
   PIX_CA: optionalText,
   PIX_PSP_STYLE: optionalText.pipe(z.enum(['bcb', 'efi']).default('bcb')),
+  // PIX Automático (recurring debits authorised once in the bank app); needs PIX_PROVIDER=api-pix.
+  PIX_AUTOMATICO: optionalText.pipe(z.enum(['true', 'false']).default('false')).transform((v) => v === 'true'),
+  // The account that receives PIX Automático debits at the PSP (cobr.recebedor): 'agência:conta:tipo'.
+  PIX_AUTOMATICO_ACCOUNT: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^\d{1,4}:[0-9A-Za-z-]{1,20}:(CORRENTE|POUPANCA|PAGAMENTO)$/,
+        'use agência:conta:CORRENTE|POUPANCA|PAGAMENTO',
+      )
+      .optional(),
+  ),
   // Two-factor for admins: 'required' (the default in production) closes /api/admin to an admin without it.
   ADMIN_MFA: optionalText.pipe(z.enum(['required', 'optional']).optional()),
 })
@@ -203,6 +215,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = apiPixRequired.find((name) => !e[name])
     if (missing) throw new ConfigError(`Configuração inválida: ${missing} é obrigatório quando PIX_PROVIDER=api-pix`)
   }
+  if (e.PIX_AUTOMATICO && e.PIX_PROVIDER !== 'api-pix')
+    throw new ConfigError('Configuração inválida: PIX_AUTOMATICO=true exige PIX_PROVIDER=api-pix')
+  if (e.PIX_AUTOMATICO && !e.PIX_AUTOMATICO_ACCOUNT)
+    throw new ConfigError('Configuração inválida: PIX_AUTOMATICO_ACCOUNT é obrigatório quando PIX_AUTOMATICO=true')
 
   const dataDir = path.resolve(e.DATA_DIR)
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')

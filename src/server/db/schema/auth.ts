@@ -24,9 +24,12 @@ export const profiles = pgTable(
     ...timestamps,
     /** better-auth's twoFactor plugin: set once a TOTP enrolment is confirmed with a first code. */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** CPF (11 digits) or CNPJ (14), check digits verified: the payer of a PIX Automático recurrence. */
+    taxId: text('tax_id'),
   },
   (t) => [
     check('profiles_role_id_check', sql`${t.roleId} in (1, 2)`),
+    check('profiles_tax_id_check', sql`${t.taxId} is null or ${t.taxId} ~ '^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$'`),
     check('profiles_whatsapp_check', sql`${t.whatsappNumber} = '' or ${t.whatsappNumber} ~ '^[0-9]{10,15}$'`),
     index('profiles_created_at_idx').on(t.createdAt, t.id),
     index('profiles_role_created_at_idx').on(t.roleId, t.createdAt, t.id),

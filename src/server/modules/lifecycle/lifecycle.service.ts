@@ -45,13 +45,17 @@ import { reconcileCardSubscriptions } from './reconcile.service'
 import { runMaintenance } from './maintenance.service'
 import type { LifecycleDeps, Pass } from './pass-runner'
 import { reconcilePix } from '../pix/pix-confirm.service'
+import { issueAutomaticoRenewals, reconcileAutomatico } from '../pix-automatico/automatico-renewals'
 
 /** State changes and detection, in the order that lets each see the previous one's effects. */
 export const detectionPasses: [string, Pass][] = [
+  // PIX_AUTOMATICO=true: the recurring charge of each cycle (D-8 to D-3), before the ordinary renewal invoice (D-3).
+  ['pix_automatico_renewals', issueAutomaticoRenewals],
   ['renewals', createRenewalInvoices],
   ['lapsed_upgrade_invoices', voidLapsedUpgradeInvoices],
   // PIX_PROVIDER=api-pix: charges for new invoices (before their notification), missed PIX, expired charges.
   ['pix_reconcile', reconcilePix],
+  ['pix_automatico_reconcile', reconcileAutomatico],
   ['due_tomorrow', detectDueTomorrow],
   ['scheduled_cancellations', endScheduledCancellations],
   ['overdue', markOverdue],

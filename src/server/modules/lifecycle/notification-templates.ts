@@ -12,6 +12,9 @@ export type NotificationKind =
   | 'canceled'
   | 'overdue'
   | 'card_upgrade_declined'
+  | 'pix_automatico_notice'
+  | 'pix_automatico_failed'
+  | 'pix_automatico_revoked'
 
 /** An approved WhatsApp utility template and its body parameters ({{1}}, {{2}}, … in order). */
 export type WhatsAppTemplateCall = { name: string; params: string[] }
@@ -66,6 +69,21 @@ export const billingTemplates = {
     name: 'assinatura_cancelada',
     params: ['nome', 'plano', 'link dos planos'],
     body: 'Olá, {{1}}! Sua assinatura do plano {{2}} foi cancelada. Para voltar a usar a plataforma, escolha um plano em {{3}} quando quiser.',
+  },
+  pix_automatico_notice: {
+    name: 'renovacao_pix_automatico',
+    params: ['nome', 'valor', 'data do débito', 'plano'],
+    body: 'Olá, {{1}}! Sua renovação de {{2}} será debitada em {{3}} via PIX Automático, para a assinatura do plano {{4}}. Não é preciso fazer nada.',
+  },
+  pix_automatico_failed: {
+    name: 'pix_automatico_falhou',
+    params: ['nome', 'valor', 'plano', 'nova tentativa'],
+    body: 'Olá, {{1}}! Não conseguimos debitar {{2}} da renovação do plano {{3}} via PIX Automático. Uma nova tentativa será feita em {{4}}: deixe saldo disponível na conta.',
+  },
+  pix_automatico_revoked: {
+    name: 'pix_automatico_cancelado',
+    params: ['nome', 'plano', 'link dos pagamentos'],
+    body: 'Olá, {{1}}! A autorização do PIX Automático da sua assinatura do plano {{2}} foi cancelada no seu banco. A assinatura continua: a cada mês você receberá a fatura para pagar em {{3}}.',
   },
 } as const satisfies Record<NotificationKind, { name: string; params: readonly string[]; body: string }>
 
@@ -308,5 +326,61 @@ export function cardUpgradeDeclinedMessage(input: Common & { targetPlanName: str
       input.planName,
       input.paymentsUrl,
     ]),
+  )
+}
+
+/** PIX Automático: the debit of the next renewal is scheduled (sent with the recurring charge, D-8 to D-3). */
+export function pixAutomaticoNoticeMessage(
+  input: Common & { amountCents: number; debitOn: Date; dayMonth: string },
+): NotificationMessage {
+  return build(
+    'Renovação via PIX Automático',
+    input.name,
+    [
+      `Sua renovação de ${formatBRL(input.amountCents)} será debitada em ${input.dayMonth} via PIX Automático.`,
+      `O débito é da assinatura do plano ${input.planName}, autorizado por você no app do seu banco. Não é preciso fazer nada.`,
+      `Para desativar a renovação automática, acesse suas assinaturas no painel ou cancele a autorização no app do banco: ${input.paymentsUrl}`,
+    ],
+    templateCall('pix_automatico_notice', [
+      firstName(input.name),
+      formatBRL(input.amountCents),
+      input.dayMonth,
+      input.planName,
+    ]),
+  )
+}
+
+/** PIX Automático: an attempt failed and a retry is scheduled. */
+export function pixAutomaticoFailedMessage(
+  input: Common & { amountCents: number; retryOn: string },
+): NotificationMessage {
+  return build(
+    'Débito do PIX Automático não realizado',
+    input.name,
+    [
+      `Não conseguimos debitar ${formatBRL(input.amountCents)} da renovação do plano ${input.planName} via PIX Automático.`,
+      `Uma nova tentativa será feita em ${input.retryOn}: deixe saldo disponível na conta.`,
+      `Se preferir, pague a fatura agora pelo painel: ${input.paymentsUrl}`,
+    ],
+    templateCall('pix_automatico_failed', [
+      firstName(input.name),
+      formatBRL(input.amountCents),
+      input.planName,
+      input.retryOn,
+    ]),
+  )
+}
+
+/** PIX Automático: the payer revoked the authorisation; the subscription goes on with monthly invoices. */
+export function pixAutomaticoRevokedMessage(input: Common): NotificationMessage {
+  return build(
+    'PIX Automático cancelado no banco',
+    input.name,
+    [
+      `A autorização do PIX Automático da sua assinatura do plano ${input.planName} foi cancelada no seu banco.`,
+      'Sua assinatura continua: a cada mês você receberá a fatura por e-mail e WhatsApp para pagar com PIX.',
+      `Para voltar a usar a renovação automática, ative-a de novo em suas assinaturas: ${input.paymentsUrl}`,
+    ],
+    templateCall('pix_automatico_revoked', [firstName(input.name), input.planName, input.paymentsUrl]),
   )
 }

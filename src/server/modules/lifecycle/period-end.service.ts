@@ -1,6 +1,6 @@
 // What happens to PIX subscriptions when time passes: scheduled cancellations, overdue renewals, unpaid first
 // invoices. Card subscriptions are left to Stripe (its webhooks keep them in sync).
-import { and, asc, eq, inArray, lte, notInArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, lte, not, notInArray, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -10,6 +10,7 @@ import { enqueue, renderCanceled, renderOverdue } from './notifications.service'
 import { forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
 import type { SubscriptionRow } from '../../db/schema/billing'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
+import { automaticoHoldsCycle } from '../pix-automatico/automatico-renewals'
 
 type SubscriptionStatus = SubscriptionRow['status']
 
@@ -114,7 +115,11 @@ export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassR
     'overdue',
     claimPix(
       ['active', 'trialing'],
-      and(eq(subscriptions.cancelAtPeriodEnd, false), lte(subscriptions.currentPeriodEnd, now)),
+      and(
+        eq(subscriptions.cancelAtPeriodEnd, false),
+        lte(subscriptions.currentPeriodEnd, now),
+        not(automaticoHoldsCycle(now)),
+      ),
     ),
     async (tx, subscription) => {
       const [updated] = await tx
@@ -139,7 +144,10 @@ export async function cancelOverdue(deps: LifecycleDeps, now: Date): Promise<Pas
   const processed = await forEachClaimed(
     deps,
     'overdue_cancellations',
-    claimPix(['past_due'], lte(subscriptions.currentPeriodEnd, addDays(now, -overdueGraceDays))),
+    claimPix(
+      ['past_due'],
+      and(lte(subscriptions.currentPeriodEnd, addDays(now, -overdueGraceDays)), not(automaticoHoldsCycle(now))),
+    ),
     (tx, subscription) =>
       cancel(tx, deps, now, subscription, addDays(subscription.currentPeriodEnd, overdueGraceDays), 'overdue'),
   )

@@ -4,7 +4,14 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { type Config, ConfigError } from '../../config'
-import { ApiPixClient, type ApiPixClientOptions, type ApiPixCredentials, ApiPixError } from './api-pix-client'
+import {
+  ApiPixClient,
+  type ApiPixClientOptions,
+  type ApiPixCredentials,
+  ApiPixError,
+  defaultApiPixScope,
+} from './api-pix-client'
+import { pixAutomaticoScope } from '../pix-automatico/rec-client'
 
 type PixConfig = Pick<
   Config,
@@ -17,7 +24,8 @@ type PixConfig = Pick<
   | 'PIX_KEY'
   | 'PIX_CA'
   | 'PIX_PSP_STYLE'
->
+> &
+  Partial<Pick<Config, 'PIX_AUTOMATICO'>>
 
 const refuse = (line: string) => new ConfigError(`Configuração inválida: ${line}`)
 
@@ -98,6 +106,7 @@ export function apiPixClientFromConfig(
     clientSecret: PIX_CLIENT_SECRET,
     credentials: loadApiPixCredentials(config, options.now?.()),
     style: config.PIX_PSP_STYLE,
+    ...(config.PIX_AUTOMATICO ? { scope: `${defaultApiPixScope} ${pixAutomaticoScope}` } : {}),
     ...options,
   })
 }

@@ -319,21 +319,22 @@ export class ApiPixClient {
     await this.call('DELETE', `/webhook/${segment(chave)}`, null)
   }
 
-  private async call<T>(
+  /** One API call (token, mTLS, problem mapping, schema check); also used by pix-automatico/rec-client.ts. */
+  async call<T>(
     method: string,
     path: string,
     schema: z.ZodType<T>,
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<T>
-  private async call(
+  async call(
     method: string,
     path: string,
     schema: null,
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<undefined>
-  private async call<T>(
+  async call<T>(
     method: string,
     path: string,
     schema: z.ZodType<T> | null,

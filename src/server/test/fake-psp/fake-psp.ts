@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 import { centsToDecimalString } from '../../../domain/money'
 import { buildDynamicPixBrCode } from '../../../domain/pix'
+import { createAutomatico, type FakeAutomatico } from './fake-psp-automatico'
 import { createTestCertificates, type TestCertificates } from './test-certificates'
 
 type Json = Record<string, unknown>
@@ -189,6 +190,8 @@ export type FakePsp = {
   /** A copy of a charge as `GET /cob` would show it, or undefined. */
   charge(txid: string): Json | undefined
   controls: FakePspControls
+  /** PIX Automático (rec, cobr, their webhooks and controls): fake-psp-automatico.ts. */
+  automatico: FakeAutomatico
   /** Resolves when no callback is pending (delayed or retrying). */
   idle(): Promise<void>
   stop(): Promise<void>
@@ -314,7 +317,34 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
     'pix.read',
     'webhook.write',
     'webhook.read',
+    'rec.write',
+    'rec.read',
+    'cobr.write',
+    'cobr.read',
+    'payloadlocationrec.write',
+    'payloadlocationrec.read',
+    'webhookrec.write',
+    'webhookrec.read',
+    'webhookcobr.write',
+    'webhookcobr.read',
   ]
+
+  const automatico = createAutomatico({
+    now,
+    apiPort: () => apiPort,
+    beneficiaryName,
+    beneficiaryCity,
+    cob: (txid) => {
+      const cob = cobs.get(txid)
+      return cob ? { status: cob.status, location: cob.loc.location, original: cob.original } : undefined
+    },
+    requireScope: (request, scope) => requireScope(request, scope),
+    problem: (status, type, title, detail) => new ProblemResponse(status, type, title, detail),
+    postCallback: (url, body) => postCallback(url, body, 'mtls'),
+    track: (promise) => track(promise),
+    retries,
+    retryDelayMs,
+  })
 
   // ---- rendering ----
 
@@ -775,7 +805,11 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
           webhooks.delete(id)
           status = 204
         } else throw new ProblemResponse(405, 'RequisicaoInvalida', 'Método não permitido.')
-      } else throw new ProblemResponse(404, 'NaoEncontrado', 'Recurso não encontrado.')
+      } else {
+        const handled = automatico.handle(request, method, parts, url.searchParams, raw)
+        if (!handled) throw new ProblemResponse(404, 'NaoEncontrado', 'Recurso não encontrado.')
+        ;({ status, body } = handled)
+      }
       record(status)
       return sendJson(response, status, body)
     } catch (error) {
@@ -921,6 +955,7 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
       }
       const delivery = notify([record], input.callback ?? 'deliver', input.delayMs)
       if (!input.delayMs) await delivery
+      if (cob) await automatico.onCobPaid(cob.txid)
       return renderPix(record)
     },
 
@@ -1019,11 +1054,12 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
           const found = cobs.get(decodeURIComponent(url.pathname.slice('/charges/'.length)))
           return found ? sendJson(response, 200, renderCob(found)) : sendJson(response, 404, { error: 'not found' })
         }
-        if (request.method !== 'POST' || !(name in controls))
+        const pa = automatico.controls as Record<string, (input: unknown) => unknown>
+        if (request.method !== 'POST' || !(name in controls || name in pa))
           return sendJson(response, 404, { error: 'unknown control' })
         const raw = await readBody(request)
         const input: unknown = raw ? JSON.parse(raw) : {}
-        const fn = controls[name as keyof FakePspControls] as (input: unknown) => unknown
+        const fn = (pa[name] ?? controls[name as keyof FakePspControls]) as (input: unknown) => unknown
         const result = await fn(input)
         return sendJson(response, 200, result ?? null)
       } catch (error) {
@@ -1072,6 +1108,7 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
       return found ? renderCob(found) : undefined
     },
     controls,
+    automatico,
     idle: async () => {
       while (pending.size > 0) await Promise.allSettled([...pending])
     },
