@@ -1,6 +1,7 @@
 // The lazily loaded dashboard chunk: everything behind /dashboard.
 export { DashboardLayout } from '../features/dashboard/dashboard-layout'
 export { OverviewPage } from '../features/dashboard/overview-page'
+export { DashboardHome } from '../features/insights/dashboard-home'
 export { AccountPage } from '../features/account/account-page'
 export { MySubscriptionsPage } from '../features/billing/my-subscriptions-page'
 export { SubscriptionsPage } from '../features/billing/subscriptions-page'

@@ -1,0 +1,18 @@
+// /dashboard: admins open on 'Visão geral do negócio' (its own lazily loaded chunk, charts included); customers keep
+// their overview. An admin reaches their own subscription's overview under 'Minha assinatura'.
+import { lazy, Suspense } from 'react'
+import { Spinner } from '../../components/ui/states'
+import { useSessionUser } from '../auth/session'
+import { OverviewPage } from '../dashboard/overview-page'
+
+const AdminHomePage = lazy(async () => ({ default: (await import('./admin-home-page')).AdminHomePage }))
+
+export function DashboardHome() {
+  const { user } = useSessionUser()
+  if (!user?.isAdmin) return <OverviewPage />
+  return (
+    <Suspense fallback={<Spinner label="Carregando indicadores…" />}>
+      <AdminHomePage />
+    </Suspense>
+  )
+}
