@@ -16,6 +16,7 @@ import { adminPlansQuery } from '../plans/api'
 import { ConfirmDialog } from '../shared/confirm-dialog'
 import type { Column } from '../shared/data-table'
 import { billingMethodLabel } from '../shared/labels'
+import { ExportCsvLink } from '../../insights/export-csv-link'
 import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
 import { useListParams } from '../shared/use-list-params'
 import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
@@ -122,15 +123,18 @@ export function AdminSubscriptionsPage() {
         title="Assinaturas"
         description="Todas as assinaturas dos clientes. Crie, edite ou cancele imediatamente."
         actions={
-          <Button
-            onClick={() => {
-              setEditing(null)
-              setFormOpen(true)
-            }}
-          >
-            <Plus aria-hidden="true" />
-            Nova assinatura
-          </Button>
+          <>
+            <ExportCsvLink list="subscriptions" q={params.q} filters={params.filters} />
+            <Button
+              onClick={() => {
+                setEditing(null)
+                setFormOpen(true)
+              }}
+            >
+              <Plus aria-hidden="true" />
+              Nova assinatura
+            </Button>
+          </>
         }
       />
       <ListToolbar>

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title'
 import { useSessionUser } from '../../auth/session'
 import type { Column } from '../shared/data-table'
 import { roleLabel } from '../shared/labels'
+import { ExportCsvLink } from '../../insights/export-csv-link'
 import { FilterSelect, ListToolbar, SearchBox } from '../shared/list-toolbar'
 import { useListParams } from '../shared/use-list-params'
 import { type AdminUser, type PeopleKind, peopleQuery, useSetRole } from './api'
@@ -129,7 +130,11 @@ function PeopleList({ kind, title, description }: { kind: PeopleKind; title: str
 
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader title={title} description={description} />
+      <PageHeader
+        title={title}
+        description={description}
+        actions={kind === 'customers' ? <ExportCsvLink list="customers" q={params.q} filters={{}} /> : undefined}
+      />
       <ListToolbar>
         <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome, e-mail ou empresa" />
         {kind === 'users' ? (
