@@ -71,9 +71,11 @@ function formatAge(seconds: number): string {
   return `há ${Math.max(1, Math.floor(seconds / 60))} min`
 }
 
-function formatHours(seconds: number): string {
-  return `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }).format(seconds / 3600)} h`
+function formatHours(hours: number): string {
+  return `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 }).format(hours)} h`
 }
+
+const hoursOf = (seconds: number | null) => (seconds === null ? null : seconds / 3600)
 
 /** Axis labels: R$ in thousands when large. */
 function compactBRL(cents: number): string {
@@ -172,8 +174,8 @@ function Home({ data }: { data: AdminInsights }) {
             to={list(paths.adminPayments, { status: 'pending_pix' })}
           >
             <span className="text-muted-foreground">
-              {current.receivables.count} faturas · a vencer: {current.receivables.dueCount} (
-              {formatBRL(current.receivables.dueCents)}) ·{' '}
+              {current.receivables.count} {current.receivables.count === 1 ? 'fatura' : 'faturas'} · a vencer:{' '}
+              {current.receivables.dueCount} ({formatBRL(current.receivables.dueCents)}) ·{' '}
               <span className={current.receivables.overdueCount > 0 ? 'text-destructive' : undefined}>
                 vencidas: {current.receivables.overdueCount} ({formatBRL(current.receivables.overdueCents)})
               </span>
@@ -392,25 +394,25 @@ function Home({ data }: { data: AdminInsights }) {
                     key: 'manual50',
                     label: 'Manual p50',
                     color: colors.manual,
-                    values: data.months.map((m) => m.pixManualP50Seconds),
+                    values: data.months.map((m) => hoursOf(m.pixManualP50Seconds)),
                   },
                   {
                     key: 'manual95',
                     label: 'Manual p95',
                     color: colors.churned,
-                    values: data.months.map((m) => m.pixManualP95Seconds),
+                    values: data.months.map((m) => hoursOf(m.pixManualP95Seconds)),
                   },
                   {
                     key: 'auto50',
                     label: 'Automático (API Pix) p50',
                     color: colors.pix,
-                    values: data.months.map((m) => m.pixAutoP50Seconds),
+                    values: data.months.map((m) => hoursOf(m.pixAutoP50Seconds)),
                   },
                   {
                     key: 'auto95',
                     label: 'Automático (API Pix) p95',
                     color: colors.new,
-                    values: data.months.map((m) => m.pixAutoP95Seconds),
+                    values: data.months.map((m) => hoursOf(m.pixAutoP95Seconds)),
                   },
                 ]}
               />

@@ -4,9 +4,9 @@ import { useId } from 'react'
 
 export type ChartSeries = { key: string; label: string; color: string; values: (number | null)[] }
 
-const width = 360
-const height = 200
-const pad = { top: 10, right: 8, bottom: 22, left: 44 }
+const width = 320
+const height = 190
+const pad = { top: 10, right: 8, bottom: 22, left: 50 }
 const plotW = width - pad.left - pad.right
 const plotH = height - pad.top - pad.bottom
 
@@ -115,7 +115,7 @@ export function MonthlyChart({ title, months, bars = [], lines = [], format, axi
               stroke="currentColor"
               strokeOpacity={t === 0 ? 0.6 : 0.15}
             />
-            <text x={pad.left - 4} y={y(t) + 3} textAnchor="end" fontSize="9" fill="currentColor">
+            <text x={pad.left - 4} y={y(t) + 3} textAnchor="end" fontSize="10" fill="currentColor">
               {axisFormat(t)}
             </text>
           </g>
@@ -144,7 +144,7 @@ export function MonthlyChart({ title, months, bars = [], lines = [], format, axi
                 )
               })}
               {i % labelEvery === (n - 1) % labelEvery ? (
-                <text x={x(i)} y={height - 6} textAnchor="middle" fontSize="9" fill="currentColor">
+                <text x={x(i)} y={height - 6} textAnchor="middle" fontSize="10" fill="currentColor">
                   {shortMonth(m)}
                 </text>
               ) : null}
