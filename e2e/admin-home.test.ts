@@ -170,11 +170,11 @@ describe('admin home', () => {
     )
 
     const mrr = page.getByRole('link', { name: /MRR \(receita recorrente mensal\)/ })
-    expect((await mrr.innerText()).replace(/\s+/g, ' ')).toContain('R$ 298,00')
+    expect(((await mrr.textContent()) ?? '').replace(/\s+/g, ' ')).toContain('R$ 298,00')
     const waiting = page.getByRole('link', { name: /PIX aguardando confirmação/ })
-    expect((await waiting.innerText()).replace(/\s+/g, ' ')).toContain('1')
+    expect(((await waiting.textContent()) ?? '').replace(/\s+/g, ' ')).toContain('1')
     const late = page.getByRole('listitem').filter({ hasText: 'Davi Pendente' })
-    expect(await late.innerText()).toMatch(/há 20 h/)
+    expect((await late.textContent()) ?? '').toMatch(/há 20 h/)
     expect(await late.locator('.text-destructive').count()).toBe(1)
 
     const moves = (offset: number) => tableRow(page, 'Movimentos de MRR', monthLabel(offset))
