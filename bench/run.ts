@@ -5,6 +5,7 @@ import os from 'node:os'
 import pg from 'pg'
 import { seedLoadDatabase } from '../scripts/db-seed-load'
 import { connectPostgres } from '../src/server/db/client'
+import { adminHomeBenchmarks, adminHomeTargetMs } from './admin-home.bench'
 import { listBenchmarks, listTargetMs } from './list-payments.bench'
 import { pixPayloadBenchmark } from './pix-payload.bench'
 import { printTable } from './stats'
@@ -61,6 +62,9 @@ async function main(): Promise<number> {
     const loadBefore = os.loadavg()[0] ?? 0
     const lists = await listBenchmarks(database.db)
     printTable(`Listas do admin (alvo: p95 ≤ ${listTargetMs} ms)`, lists, listTargetMs)
+    const home = await adminHomeBenchmarks(database.db)
+    printTable(`Visão geral do negócio (alvo: p95 ≤ ${adminHomeTargetMs} ms)`, home.results, adminHomeTargetMs)
+    printTable('Agregados mensais (sem alvo)', [home.refresh])
     // Wall-clock timings: other processes on the machine (and on the database server) are part of them.
     const cores = os.cpus().length
     const loadAfter = os.loadavg()[0] ?? 0
@@ -71,7 +75,7 @@ async function main(): Promise<number> {
       `\nBR Code PIX: ${pix.perSecond.toLocaleString('pt-BR')} códigos/s (${pix.microsPerCode.toFixed(1)} µs cada)`,
     )
 
-    const slow = lists.filter((r) => r.p95 > listTargetMs)
+    const slow = [...lists, ...home.results].filter((r) => r.p95 > listTargetMs)
     if (slow.length > 0) {
       console.error(
         `\n${slow.length} caso(s) acima de ${listTargetMs} ms no p95: ${slow.map((r) => r.name).join(', ')}`,
