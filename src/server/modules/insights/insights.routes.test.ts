@@ -2,12 +2,13 @@ import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AdminInsights, InsightsMonth } from '../../../domain/contracts/insights'
 import { payments, subscriptions } from '../../db/schema/billing'
-import { subscriptionHistory } from '../../db/schema/insights'
+import { insightsMonthly, subscriptionHistory } from '../../db/schema/insights'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { createUser, get, origin, post, type TestUser } from '../../test/users'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { depsOf } from '../lifecycle/lifecycle-fixtures'
-import { refreshInsightsPass } from './insights.service'
+import type { LifecycleDeps } from '../lifecycle/pass-runner'
+import { dailyPasses } from '../lifecycle/lifecycle.service'
 
 // A known history, built through the real endpoints with the test clock (no billing tick runs in between, so no
 // renewal, past_due or expiry interferes): plan_basic R$ 99,00, plan_pro R$ 199,00, plan_business R$ 399,00.
@@ -20,6 +21,13 @@ import { refreshInsightsPass } from './insights.service'
 // The page is read on 2026-07-20 15:00 UTC (12:00 in São Paulo).
 
 const at = (iso: string) => new Date(iso)
+
+/** Only the insights pass of the tick (the other passes would act on this history's long-ended periods). */
+async function runBillingTickFree(deps: LifecycleDeps, iso: string) {
+  expect(dailyPasses.map(([name]) => name)).toContain('insights')
+  const pass = dailyPasses.find(([name]) => name === 'insights')?.[1]
+  await pass?.(deps, at(iso))
+}
 const clock = new TestClock(at('2026-01-01T15:00:00.000Z'))
 let t: TestApp
 let admin: TestUser
@@ -341,8 +349,16 @@ describe('admin home (GET /api/admin/insights)', () => {
 
   it('the billing tick refreshes the monthly rows at most every 10 minutes', async () => {
     const deps = depsOf(t)
-    expect((await refreshInsightsPass(deps, at('2026-07-20T15:00:00.000Z'))).processed).toBe(12)
-    expect((await refreshInsightsPass(deps, at('2026-07-20T15:05:00.000Z'))).processed).toBe(0)
-    expect((await refreshInsightsPass(deps, at('2026-07-20T15:10:00.000Z'))).processed).toBe(12)
+    const refreshedAt = async () => {
+      const rows = await t.database.db.select({ at: insightsMonthly.refreshedAt }).from(insightsMonthly)
+      expect(rows).toHaveLength(12)
+      return [...new Set(rows.map((r) => r.at.toISOString()))]
+    }
+    await runBillingTickFree(deps, '2026-07-20T15:00:00.000Z')
+    expect(await refreshedAt()).toEqual(['2026-07-20T15:00:00.000Z'])
+    await runBillingTickFree(deps, '2026-07-20T15:05:00.000Z')
+    expect(await refreshedAt()).toEqual(['2026-07-20T15:00:00.000Z'])
+    await runBillingTickFree(deps, '2026-07-20T15:10:00.000Z')
+    expect(await refreshedAt()).toEqual(['2026-07-20T15:10:00.000Z'])
   })
 })
