@@ -5,6 +5,7 @@ import os from 'node:os'
 import pg from 'pg'
 import { seedLoadDatabase } from '../scripts/db-seed-load'
 import { connectPostgres } from '../src/server/db/client'
+import { adminHomeBenchmarks, adminHomeTargetMs } from './admin-home.bench'
 import { listBenchmarks, listTargetMs } from './list-payments.bench'
 import { loadBenchmark, reportLoad } from './load.bench'
 import { pixPayloadBenchmark } from './pix-payload.bench'
@@ -62,6 +63,9 @@ async function main(): Promise<number> {
     const loadBefore = os.loadavg()[0] ?? 0
     const lists = await listBenchmarks(database.db)
     printTable(`Listas do admin (alvo: p95 ≤ ${listTargetMs} ms)`, lists, listTargetMs)
+    const home = await adminHomeBenchmarks(database.db)
+    printTable(`Visão geral do negócio (alvo: p95 ≤ ${adminHomeTargetMs} ms)`, home.results, adminHomeTargetMs)
+    printTable('Agregados mensais (sem alvo)', [home.refresh])
     // Wall-clock timings: other processes on the machine (and on the database server) are part of them.
     const cores = os.cpus().length
     const loadAfter = os.loadavg()[0] ?? 0
@@ -79,7 +83,7 @@ async function main(): Promise<number> {
         : reportLoad(await loadBenchmark(), '200 clientes por 60 s (abrir planos, entrar, painel, PIX, confirmação)')
     if (loadBroken.length > 0) console.error(`\nCarga fora do alvo: ${loadBroken.join(', ')}`)
 
-    const slow = lists.filter((r) => r.p95 > listTargetMs)
+    const slow = [...lists, ...home.results].filter((r) => r.p95 > listTargetMs)
     if (slow.length > 0 || loadBroken.length > 0) {
       console.error(
         `\n${slow.length} caso(s) acima de ${listTargetMs} ms no p95: ${slow.map((r) => r.name).join(', ')}`,

@@ -24,6 +24,7 @@ import { sessionPlugin } from './http/session'
 import { createAuth } from './modules/auth/auth'
 import type { CardGateway } from './modules/billing/card-gateway'
 import { adminRoutes } from './modules/admin/admin.routes'
+import { insightsRoutes } from './modules/insights/insights.routes'
 import { authRoutes } from './modules/auth/auth.routes'
 import { billingRoutes } from './modules/billing/billing.routes'
 import { lifecycleRoutes } from './modules/lifecycle/lifecycle.routes'
@@ -240,6 +241,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(whatsappRoutes)
   await app.register(pixRoutes)
   await app.register(automaticoRoutes)
+  await app.register(insightsRoutes)
 
   const webRoot = options.webRoot ?? defaultWebRoot
   const hasWeb = existsSync(path.join(webRoot, 'index.html'))

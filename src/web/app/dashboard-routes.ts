@@ -11,3 +11,4 @@ export { AdminPaymentsPage } from '@/web/features/admin/payments/admin-payments-
 export { CustomersPage, UsersPage } from '@/web/features/admin/users/people-pages'
 export { AdminPlansPage } from '@/web/features/admin/plans/admin-plans-page'
 export { SettingsPage } from '@/web/features/admin/settings/settings-page'
+export { DashboardHome } from '@/web/app/dashboard-home'

@@ -8,6 +8,7 @@ export const paths = {
   privacy: '/privacy-policy',
   terms: '/terms-of-service',
   dashboard: '/dashboard',
+  myOverview: '/dashboard/minha-assinatura',
   account: '/dashboard/account',
   mySubscriptions: '/dashboard/my-subscriptions',
   subscriptions: '/dashboard/subscriptions',

@@ -30,7 +30,8 @@ export const routes: RouteObject[] = [
           {
             lazy: async () => ({ Component: (await dashboard()).DashboardLayout }),
             children: [
-              { index: true, lazy: async () => ({ Component: (await dashboard()).OverviewPage }) },
+              { index: true, lazy: async () => ({ Component: (await dashboard()).DashboardHome }) },
+              { path: paths.myOverview, lazy: async () => ({ Component: (await dashboard()).OverviewPage }) },
               { path: paths.account, lazy: async () => ({ Component: (await dashboard()).AccountPage }) },
               {
                 path: paths.mySubscriptions,

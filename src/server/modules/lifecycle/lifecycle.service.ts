@@ -46,6 +46,7 @@ import { runMaintenance } from './maintenance.service'
 import type { LifecycleDeps, Pass } from './pass-runner'
 import { reconcilePix } from '../pix/pix-confirm.service'
 import { issueAutomaticoRenewals, reconcileAutomatico } from '../pix-automatico/automatico-renewals'
+import { refreshInsightsPass } from '../insights/insights.service'
 
 /** State changes and detection, in the order that lets each see the previous one's effects. */
 export const detectionPasses: [string, Pass][] = [
@@ -74,6 +75,8 @@ export const deliveryPasses: [string, Pass][] = [
 export const dailyPasses: [string, Pass][] = [
   ['card_reconcile', reconcileCardSubscriptions],
   ['maintenance', runMaintenance],
+  // Admin home: the monthly aggregates, at most every 10 minutes (after the day's state changes).
+  ['insights', refreshInsightsPass],
 ]
 
 export type TickReport = Record<string, number>

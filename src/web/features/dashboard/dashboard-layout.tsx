@@ -1,6 +1,7 @@
 import {
   CreditCard,
   LayoutDashboard,
+  LineChart,
   Loader2,
   LogOut,
   Menu,
@@ -38,7 +39,14 @@ const customerNav: NavItem[] = [
   { to: paths.payments, label: 'Pagamentos', icon: Wallet },
 ]
 
+/** Admins open /dashboard on the business overview; their own subscription's overview moves here. */
+const adminOwnNav: NavItem[] = [
+  { to: paths.myOverview, label: 'Minha assinatura', icon: LayoutDashboard },
+  ...customerNav.slice(1),
+]
+
 const adminNav: NavItem[] = [
+  { to: paths.dashboard, label: 'Visão geral do negócio', icon: LineChart, end: true },
   { to: paths.adminSubscriptions, label: 'Assinaturas', icon: Receipt },
   { to: paths.adminPayments, label: 'Pagamentos', icon: CreditCard },
   { to: paths.customers, label: 'Clientes', icon: Users },
@@ -102,7 +110,7 @@ function SidebarContent({
   return (
     <div className="flex flex-1 flex-col gap-6 p-4">
       <nav aria-label="Painel">
-        <NavLinks items={customerNav} />
+        <NavLinks items={user.isAdmin ? adminOwnNav : customerNav} />
       </nav>
       {user.isAdmin ? (
         <nav aria-labelledby={adminHeadingId} className="flex flex-col gap-2">

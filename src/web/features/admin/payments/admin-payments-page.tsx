@@ -13,6 +13,7 @@ import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/share
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
 import { type AdminPayment, adminPaymentsQuery } from './api'
 import { ConfirmPaymentDialog } from './confirm-payment-dialog'
+import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { PixConfirmationCell, PixOverviewCard, RefundDialog, refundLabelOf } from './pix-api-parts'
 
 const filterKeys = ['status', 'method'] as const
@@ -116,6 +117,7 @@ export function AdminPaymentsPage() {
       <PageHeader
         title="Pagamentos"
         description="Todas as faturas. Confirme os pagamentos PIX depois de conferir o extrato."
+        actions={<ExportCsvLink list="payments" q={params.q} filters={params.filters} />}
       />
       <PixOverviewCard />
       <ListToolbar>

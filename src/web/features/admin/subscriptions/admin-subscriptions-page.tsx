@@ -14,6 +14,7 @@ import type { Column } from '@/web/features/admin/shared/data-table'
 import { billingMethodLabel } from '@/web/features/admin/shared/labels'
 import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/shared/list-toolbar'
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
+import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
 import { type AdminSubscription, SubscriptionFormDialog } from './subscription-form-dialog'
 
@@ -118,15 +119,18 @@ export function AdminSubscriptionsPage() {
         title="Assinaturas"
         description="Todas as assinaturas dos clientes. Crie, edite ou cancele imediatamente."
         actions={
-          <Button
-            onClick={() => {
-              setEditing(null)
-              setFormOpen(true)
-            }}
-          >
-            <Plus aria-hidden="true" />
-            Nova assinatura
-          </Button>
+          <>
+            <ExportCsvLink list="subscriptions" q={params.q} filters={params.filters} />
+            <Button
+              onClick={() => {
+                setEditing(null)
+                setFormOpen(true)
+              }}
+            >
+              <Plus aria-hidden="true" />
+              Nova assinatura
+            </Button>
+          </>
         }
       />
       <ListToolbar>

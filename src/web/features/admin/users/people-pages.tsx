@@ -10,6 +10,7 @@ import type { Column } from '@/web/features/admin/shared/data-table'
 import { roleLabel } from '@/web/features/admin/shared/labels'
 import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/shared/list-toolbar'
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
+import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { type AdminUser, type PeopleKind, peopleQuery, useSetRole } from './api'
 import { WhatsAppMessagesButton } from './whatsapp-messages-dialog'
 
@@ -129,7 +130,11 @@ function PeopleList({ kind, title, description }: { kind: PeopleKind; title: str
 
   return (
     <div className="flex flex-col gap-6">
-      <PageHeader title={title} description={description} />
+      <PageHeader
+        title={title}
+        description={description}
+        actions={kind === 'customers' ? <ExportCsvLink list="customers" q={params.q} filters={{}} /> : undefined}
+      />
       <ListToolbar>
         <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome, e-mail ou empresa" />
         {kind === 'users' ? (

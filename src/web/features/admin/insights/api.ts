@@ -1,0 +1,9 @@
+import { queryOptions } from '@tanstack/react-query'
+import { adminInsightsSchema } from '@/web/domain/contracts/insights'
+import { api } from '@/web/features/lib/api'
+
+export const adminInsightsQuery = queryOptions({
+  queryKey: ['admin', 'insights'],
+  queryFn: () => api.get('/api/admin/insights', adminInsightsSchema),
+  refetchInterval: 60_000,
+})
