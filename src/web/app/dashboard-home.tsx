@@ -1,7 +1,7 @@
 // /dashboard: admins open on 'Visão geral do negócio' (its own lazily loaded chunk, charts included); customers keep
 // their overview. An admin reaches their own subscription's overview under 'Minha assinatura'.
 import { lazy, Suspense } from 'react'
-import { Spinner } from '@/components/ui/states'
+import { Spinner } from '@/web/components/ui/states'
 import { useSessionUser } from '@/web/lib/session'
 import { OverviewPage } from '@/web/features/dashboard/overview-page'
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
-import { adminInsightsSchema } from '@/web/domain/contracts/insights'
-import { api } from '@/web/features/lib/api'
+import { adminInsightsSchema } from '@/domain/contracts/insights'
+import { api } from '@/web/lib/api'
 
 export const adminInsightsQuery = queryOptions({
   queryKey: ['admin', 'insights'],

@@ -1,5 +1,5 @@
 import { Download } from 'lucide-react'
-import { buttonVariants } from '@/web/features/components/ui/button'
+import { buttonVariants } from '@/web/components/ui/button'
 
 /**
  * 'Exportar CSV' of an admin list with its current search and filters (the server streams the whole result, not only
