@@ -24,14 +24,14 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the real server (`src/server/main.ts`, serving the built SPA from dist/web) on a free port with
- * a fresh embedded database, exactly as `npm start` does after its build.
+ * Starts the real server (the compiled `dist/server/main.js`, serving the built SPA from dist/web) on a free port
+ * with a fresh embedded database, exactly as `npm start` does after its build.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-e2e-'))
   const url = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.js'], {
     env: {
       ...process.env,
       NODE_ENV: 'development',

@@ -4,6 +4,7 @@ import { roleIds } from '../../domain/billing-vocabulary'
 import type { SessionUser } from '../../domain/contracts/auth'
 import { DomainError } from '../../domain/errors'
 import { sessionRules } from '../modules/auth/auth'
+import { lookupSession } from './session-lookup'
 import { forwardSetCookie, toWebHeaders } from './web-headers'
 
 declare module 'fastify' {
@@ -58,6 +59,14 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
 
   app.decorate('loadUser', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.user) return request.user
+    // One SQL query when the session is valid and needs nothing written (session-lookup.ts); better-auth otherwise.
+    const fast = await lookupSession(app.ctx, request)
+    if (fast === null) return null
+    if (fast !== 'delegate') {
+      request.user = toSessionUser(fast.user, app.ctx.config.adminMfa)
+      request.sessionId = fast.sessionId
+      return request.user
+    }
     const headers = toWebHeaders(request.headers)
     const result = await app.ctx.auth.api.getSession({ headers, returnHeaders: true })
     forwardSetCookie(result.headers, reply) // an active session is extended (7 days from now)…

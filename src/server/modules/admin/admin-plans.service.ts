@@ -9,6 +9,7 @@ import type { z } from 'zod'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { type Actor, audit } from '../audit/audit'
+import { plansChanged } from '../plans/plans-cache'
 import { toPlan } from '../plans/plans.repo'
 import type { AdminDeps } from './admin-subscriptions.service'
 
@@ -34,7 +35,7 @@ function values(input: PlanInputParsed) {
 export async function createPlan(deps: AdminDeps, actor: Actor, input: PlanInputParsed): Promise<Plan> {
   const now = deps.now()
   try {
-    return await deps.db.transaction(async (tx) => {
+    const created = await deps.db.transaction(async (tx) => {
       const [created] = await tx
         .insert(plans)
         .values({ id: input.id, ...values(input), createdAt: now, updatedAt: now })
@@ -45,6 +46,8 @@ export async function createPlan(deps: AdminDeps, actor: Actor, input: PlanInput
       await audit(tx, actor, 'plan.create', 'plan', plan.id, { after: plan })
       return plan
     })
+    plansChanged(deps.db)
+    return created
   } catch (error) {
     if (sqlState(error) === '23505') throw new DomainError('plan_exists', undefined, { cause: error })
     throw error
@@ -53,7 +56,7 @@ export async function createPlan(deps: AdminDeps, actor: Actor, input: PlanInput
 
 export async function updatePlan(deps: AdminDeps, actor: Actor, id: string, input: PlanInputParsed): Promise<Plan> {
   if (input.id !== id) throw new DomainError('validation_failed', 'O ID do plano não pode ser alterado.')
-  return deps.db.transaction(async (tx) => {
+  const plan = await deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(plans).where(eq(plans.id, id)).for('update')
     if (!locked) throw new DomainError('plan_not_found')
     const [updated] = await tx
@@ -66,6 +69,8 @@ export async function updatePlan(deps: AdminDeps, actor: Actor, id: string, inpu
     await audit(tx, actor, 'plan.update', 'plan', id, { before: toPlan(locked), after: plan })
     return plan
   })
+  plansChanged(deps.db)
+  return plan
 }
 
 export async function deletePlan(deps: AdminDeps, actor: Actor, id: string): Promise<void> {
@@ -87,6 +92,7 @@ export async function deletePlan(deps: AdminDeps, actor: Actor, id: string): Pro
       await tx.delete(plans).where(eq(plans.id, id))
       await audit(tx, actor, 'plan.delete', 'plan', id, { before: toPlan(locked) })
     })
+    plansChanged(deps.db)
   } catch (error) {
     // 23503: a row that references the plan appeared anyway (the foreign key is the last line of defence).
     if (sqlState(error) === '23503') throw new DomainError('plan_in_use', undefined, { cause: error })

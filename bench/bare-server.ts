@@ -1,0 +1,179 @@
+// The API bench's yardstick (bench/api.bench.ts): a bare `node:http` + `pg` server answering the four benchmarked
+// calls with the same SQL the app runs and the same JSON shapes, and no framework, validation, logging, security
+// headers or cache. It authenticates the same signed session cookie by SQL (one query, session joined with its
+// user), so the comparison with the app is fair. Not part of the product: `npm run bench` starts it in its own process.
+// Env: DATABASE_URL, PORT, AUTH_SECRET.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import http from 'node:http'
+import pg from 'pg'
+
+pg.types.setTypeParser(20, (v) => Number(v))
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+const secret = process.env.AUTH_SECRET ?? ''
+const cookieName = 'billing.session_token'
+
+type Row = Record<string, unknown>
+const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : null)
+
+function tokenFrom(cookieHeader: string | undefined): string | null {
+  if (!cookieHeader) return null
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=')
+    if (part.slice(0, eq).trim() !== cookieName) continue
+    const value = decodeURIComponent(part.slice(eq + 1).trim())
+    const dot = value.lastIndexOf('.')
+    const token = value.slice(0, dot)
+    const given = Buffer.from(value.slice(dot + 1), 'base64')
+    const expected = createHmac('sha256', secret).update(token).digest()
+    return given.length === expected.length && timingSafeEqual(given, expected) ? token : null
+  }
+  return null
+}
+
+async function sessionUser(req: http.IncomingMessage): Promise<Row | null> {
+  const token = tokenFrom(req.headers.cookie)
+  if (!token) return null
+  const { rows } = await pool.query(
+    `select s.id as session_id, s.expires_at, s.created_at as session_created_at, u.id, u.name, u.email,
+       u.created_at, u.company_name, u.whatsapp_number, u.role_id, u.two_factor_enabled
+     from sessions s join profiles u on u.id = s.user_id where s.token = $1`,
+    [token],
+  )
+  const row = rows[0] as Row | undefined
+  if (!row || (row.expires_at as Date) <= new Date()) return null
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    companyName: row.company_name,
+    whatsappNumber: row.whatsapp_number,
+    roleId: row.role_id,
+    isAdmin: row.role_id === 1,
+    createdAt: iso(row.created_at),
+    twoFactorEnabled: row.two_factor_enabled,
+    mustEnableTwoFactor: false,
+  }
+}
+
+const plan = (r: Row) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  priceCents: r.price_cents,
+  currency: 'BRL',
+  features: r.features,
+  boxQuantity: r.box_quantity,
+  agentQuantity: r.agent_quantity,
+  popular: r.popular,
+  active: r.active,
+})
+
+async function subscriptionsOf(userId: unknown) {
+  const [list, counted] = await Promise.all([
+    pool.query(
+      `select s.*, p.id as p_id, p.name as p_name, p.price_cents as p_price, p.box_quantity as p_box,
+         p.agent_quantity as p_agents, p.description as p_description, p.features as p_features
+       from subscriptions s join plans p on p.id = s.plan_id where s.user_id = $1
+       order by s.created_at desc, s.id desc limit 20 offset 0`,
+      [userId],
+    ),
+    pool.query('select count(*)::int as n from subscriptions where user_id = $1', [userId]),
+  ])
+  return {
+    items: list.rows.map((r: Row) => ({
+      id: r.id,
+      userId: r.user_id,
+      planId: r.plan_id,
+      plan: { id: r.p_id, name: r.p_name, priceCents: r.p_price, boxQuantity: r.p_box, agentQuantity: r.p_agents },
+      status: r.status,
+      billingMethod: r.billing_method,
+      currentPeriodStart: iso(r.current_period_start),
+      currentPeriodEnd: iso(r.current_period_end),
+      cancelAtPeriodEnd: r.cancel_at_period_end,
+      canceledAt: iso(r.canceled_at),
+      createdAt: iso(r.created_at),
+    })),
+    total: counted.rows[0]?.n ?? 0,
+    page: 1,
+    pageSize: 20,
+  }
+}
+
+async function paymentsOf(userId: unknown) {
+  const [list, counted] = await Promise.all([
+    pool.query(
+      `select pa.*, p.id as p_id, p.name as p_name, p.price_cents as p_price
+       from payments pa join subscriptions s on s.id = pa.subscription_id join plans p on p.id = s.plan_id
+       where s.user_id = $1 order by pa.created_at desc, pa.id desc limit 20 offset 0`,
+      [userId],
+    ),
+    pool.query(
+      `select count(*)::int as n from payments pa join subscriptions s on s.id = pa.subscription_id
+       where s.user_id = $1`,
+      [userId],
+    ),
+  ])
+  const paid = list.rows.filter((r: Row) => r.status === 'paid').map((r: Row) => r.id)
+  const refunded = new Map<unknown, number>()
+  if (paid.length > 0) {
+    const { rows } = await pool.query(
+      `select payment_id, sum(amount_cents) as cents from pix_refunds
+       where payment_id = any($1) and status <> 'NAO_REALIZADO' group by payment_id`,
+      [paid],
+    )
+    for (const r of rows as Row[]) refunded.set(r.payment_id, Number(r.cents))
+  }
+  return {
+    items: list.rows.map((r: Row) => ({
+      id: r.id,
+      subscriptionId: r.subscription_id,
+      amountCents: r.amount_cents,
+      status: r.status,
+      currency: 'BRL',
+      paymentMethod: r.payment_method,
+      type: r.type,
+      targetPlanId: r.target_plan_id,
+      dueDate: iso(r.due_date),
+      paidAt: iso(r.paid_at),
+      createdAt: iso(r.created_at),
+      receiptUrl: r.receipt_url,
+      metadata: r.metadata,
+      plan: { id: r.p_id, name: r.p_name, priceCents: r.p_price },
+      ...(refunded.has(r.id) ? { refundedCents: refunded.get(r.id) } : {}),
+    })),
+    total: counted.rows[0]?.n ?? 0,
+    page: 1,
+    pageSize: 20,
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  })
+  res.end(text)
+}
+
+const server = http.createServer(async (req, res) => {
+  try {
+    const path = (req.url ?? '/').split('?')[0]
+    if (path === '/api/plans') {
+      const { rows } = await pool.query('select * from plans where active = true order by price_cents asc, name asc')
+      return send(res, 200, rows.map(plan))
+    }
+    if (path === '/api/health') return send(res, 200, { status: 'ok' })
+    const user = await sessionUser(req)
+    if (path === '/api/auth/session') return send(res, 200, { user })
+    if (!user) return send(res, 401, { code: 'unauthenticated' })
+    if (path === '/api/subscriptions') return send(res, 200, await subscriptionsOf(user.id))
+    if (path === '/api/payments') return send(res, 200, await paymentsOf(user.id))
+    send(res, 404, { code: 'not_found' })
+  } catch (error) {
+    send(res, 500, { message: error instanceof Error ? error.message : String(error) })
+  }
+})
+server.keepAliveTimeout = 72_000
+server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('bare server ready'))
+process.once('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))))

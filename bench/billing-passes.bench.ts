@@ -1,0 +1,143 @@
+// The billing passes at scale: a copy of the load database (200 000 subscriptions) where every subscription still
+// in force is a PIX one, and the clock 31 days ahead, so that the renewal pass has an invoice to issue for each of
+// them and the overdue and notification passes have their share. Runs the renewal, overdue and notification passes
+// (as the billing tick does, until nothing is left) and meanwhile a customer reads their subscriptions from the
+// compiled server at 4 connections: prints how long the passes took and that customer's p99.
+// Standalone: `npm run bench:passes` (BENCH_DATABASE_URL: the seeded load database; `<name>_passes` is its copy).
+import type { ChildProcess } from 'node:child_process'
+import { pathToFileURL } from 'node:url'
+import pg from 'pg'
+import { addDays } from '../src/domain/billing-period'
+import { buildApp } from '../src/server/app'
+import { loadConfig } from '../src/server/config'
+import { connectPostgres } from '../src/server/db/client'
+import { detectionPasses, runPasses } from '../src/server/modules/lifecycle/lifecycle.service'
+import { benchSession, buildServer, freePort, productionEnv, startApp, stop, waitFor } from './api.bench'
+import { printTargets, type TargetRow } from './targets'
+
+export const passTargets = { seconds: 60, customerP99Ms: 100 }
+const passNames = ['renewals', 'overdue', 'overdue_cancellations', 'notifications']
+const limitS = Number(process.env.BENCH_PASSES_LIMIT_S ?? 120)
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+/** A fresh `<name>_passes` copied from the load database, every subscription in force made a PIX one. */
+async function preparedCopy(url: string): Promise<{ url: string; subscriptions: number }> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1))
+  const copy = `${name}_passes`
+  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') })
+  await admin.connect()
+  try {
+    await admin.query(`drop database if exists "${copy}" with (force)`)
+    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [name])
+    await admin.query(`create database "${copy}" template "${name}"`)
+  } finally {
+    await admin.end()
+  }
+  const copyUrl = withDatabase(url, copy)
+  const client = new pg.Client({ connectionString: copyUrl })
+  await client.connect()
+  try {
+    await client.query(
+      `update subscriptions set billing_method = 'pix', cancel_at_period_end = false,
+         status = case when status = 'trialing' then 'active' else status end
+       where status in ('active', 'trialing')`,
+    )
+    await client.query('vacuum analyze subscriptions')
+    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from subscriptions')
+    return { url: copyUrl, subscriptions: rows[0]?.n ?? 0 }
+  } finally {
+    await client.end()
+  }
+}
+
+async function customerReads(base: string, cookie: string, done: () => boolean): Promise<number[]> {
+  const samples: number[] = []
+  const loop = async () => {
+    while (!done()) {
+      const started = performance.now()
+      const res = await fetch(`${base}/api/subscriptions`, { headers: { cookie } })
+      await res.arrayBuffer()
+      samples.push(performance.now() - started)
+    }
+  }
+  await Promise.all([loop(), loop(), loop(), loop()])
+  return samples.sort((a, b) => a - b)
+}
+
+export async function billingPassesBenchmark(databaseUrl: string): Promise<TargetRow[]> {
+  buildServer()
+  const copy = await preparedCopy(databaseUrl)
+  const session = await benchSession(copy.url)
+  const port = await freePort()
+  const server: ChildProcess = startApp(productionEnv(port, { DATABASE_URL: copy.url }))
+  const env = productionEnv(port, { DATABASE_URL: copy.url, LOG_LEVEL: 'silent' })
+  for (const [key, value] of Object.entries(env)) process.env[key] = value
+  const database = connectPostgres(copy.url)
+  const app = await buildApp({ config: loadConfig(), database, logger: false })
+  const future = addDays(new Date(), 31)
+  const passes = detectionPasses.filter(([name]) => passNames.includes(name))
+  const totals: Record<string, number> = {}
+  let finished = false
+  let seconds = 0
+  try {
+    const base = `http://127.0.0.1:${port}`
+    await waitFor(`${base}/api/health`, server)
+    await app.ready()
+    const deps = { ...app.ctx, now: () => future, log: app.log }
+    let stopReading = false
+    const reads = customerReads(base, session.cookie, () => stopReading)
+    const started = performance.now()
+    while ((performance.now() - started) / 1000 < limitS) {
+      const report = await runPasses(deps, passes)
+      for (const [name, n] of Object.entries(report)) totals[name] = (totals[name] ?? 0) + n
+      if (Object.values(report).every((n) => n === 0)) {
+        finished = true
+        break
+      }
+    }
+    seconds = (performance.now() - started) / 1000
+    stopReading = true
+    const samples = await reads
+    const p99 = samples[Math.max(0, Math.ceil(samples.length * 0.99) - 1)] ?? 0
+    const done = Object.entries(totals)
+      .map(([name, n]) => `${name} ${n}`)
+      .join(', ')
+    return [
+      {
+        figure: `renewal, overdue and notification passes over ${copy.subscriptions} subscriptions`,
+        target: `< ${passTargets.seconds} s`,
+        measured: finished ? `${seconds.toFixed(1)} s (${done})` : `unfinished after ${seconds.toFixed(0)} s (${done})`,
+        pass: finished && seconds < passTargets.seconds,
+      },
+      {
+        figure: 'a customer request (GET /api/subscriptions) during the passes, p99',
+        target: `< ${passTargets.customerP99Ms} ms`,
+        measured: `${p99.toFixed(0)} ms (${samples.length} requests)`,
+        pass: p99 < passTargets.customerP99Ms,
+      },
+    ]
+  } finally {
+    await app.close()
+    await database.close()
+    await stop(server)
+  }
+}
+
+async function main(): Promise<number> {
+  const url = process.env.BENCH_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/billing_bench'
+  const rows = await billingPassesBenchmark(url)
+  printTargets('Ciclo de cobrança em escala (PostgreSQL)', rows)
+  return rows.every((r) => r.pass !== false) ? 0 : 1
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error)
+    return 1
+  })
+}

@@ -1,0 +1,91 @@
+// The signed-in user of a request in one SQL query, for the common case (session.ts calls it first). better-auth's
+// getSession does the same work through its endpoint machinery (Web Headers, two lookups, cookie bookkeeping); here
+// a valid session that needs nothing written is answered by one indexed join, still on every request (no cache: a
+// revoked session, a role change or a deleted account applies to the very next request, on every instance). Every
+// other case — no row, expired, due for its daily extension, past the 30-day limit, a stale `session_data` or a
+// `dont_remember` cookie — returns 'delegate', and better-auth handles it exactly as before.
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import type { AppContext } from '../context'
+import { sessionRules } from '../modules/auth/auth'
+
+export type SessionRow = {
+  sessionId: string
+  expiresAt: Date
+  sessionCreatedAt: Date
+  user: {
+    id: string
+    name: string
+    email: string
+    createdAt: Date
+    companyName: string
+    whatsappNumber: string
+    roleId: number
+    twoFactorEnabled: boolean
+  }
+}
+
+/** The cookie names better-auth uses (auth.ts: `__Host-` prefixed on https). */
+function cookieNames(secure: boolean) {
+  const name = (n: string) => (secure ? `__Host-billing.${n}` : `billing.${n}`)
+  return { token: name('session_token'), data: name('session_data'), dontRemember: name('dont_remember') }
+}
+
+/** better-call's signed cookie: `value.base64(HMAC-SHA256(secret, value))`; the value, or null when forged. */
+export function verifiedCookieValue(raw: string, secret: string): string | null {
+  const dot = raw.lastIndexOf('.')
+  if (dot < 1) return null
+  const value = raw.slice(0, dot)
+  const signature = raw.slice(dot + 1)
+  if (signature.length !== 44 || !signature.endsWith('=')) return null
+  const given = Buffer.from(signature, 'base64')
+  const expected = createHmac('sha256', secret).update(value).digest()
+  return given.length === expected.length && timingSafeEqual(given, expected) ? value : null
+}
+
+async function findSession(ctx: AppContext, token: string): Promise<SessionRow | null> {
+  const sql = `select s.id, s.expires_at, s.created_at, u.id as user_id, u.name, u.email, u.created_at as user_created_at,
+      u.company_name, u.whatsapp_number, u.role_id, u.two_factor_enabled
+    from sessions s join profiles u on u.id = s.user_id where s.token = $1`
+  const { database } = ctx
+  const rows = database.pool
+    ? (await database.pool.query(sql, [token])).rows
+    : ((await database.pglite?.query(sql, [token]))?.rows ?? [])
+  const r = rows[0] as Record<string, unknown> | undefined
+  if (!r) return null
+  return {
+    sessionId: String(r.id),
+    expiresAt: new Date(r.expires_at as Date),
+    sessionCreatedAt: new Date(r.created_at as Date),
+    user: {
+      id: String(r.user_id),
+      name: String(r.name),
+      email: String(r.email),
+      createdAt: new Date(r.user_created_at as Date),
+      companyName: String(r.company_name),
+      whatsappNumber: String(r.whatsapp_number),
+      roleId: Number(r.role_id),
+      twoFactorEnabled: r.two_factor_enabled === true,
+    },
+  }
+}
+
+/** null: nobody is signed in (no cookie at all); a row: the valid session; 'delegate': let better-auth decide. */
+export async function lookupSession(ctx: AppContext, request: FastifyRequest): Promise<SessionRow | null | 'delegate'> {
+  const names = cookieNames(ctx.config.secureCookies)
+  const cookies = request.cookies ?? {}
+  if (cookies[names.data] !== undefined || cookies[names.dontRemember] !== undefined) return 'delegate'
+  const raw = cookies[names.token]
+  if (raw === undefined) return null
+  const token = verifiedCookieValue(raw, ctx.config.authSecret)
+  if (!token) return 'delegate'
+  const found = await findSession(ctx, token)
+  if (!found) return 'delegate'
+  // better-auth's own clock for expiry and the daily extension; ours (ctx.now) for the 30-day limit (session.ts).
+  const now = Date.now()
+  if (found.expiresAt.getTime() < now) return 'delegate'
+  if (found.expiresAt.getTime() - sessionRules.expiresInS * 1000 + sessionRules.updateAgeS * 1000 <= now)
+    return 'delegate'
+  if (ctx.now().getTime() - found.sessionCreatedAt.getTime() >= sessionRules.absoluteLifetimeMs) return 'delegate'
+  return found
+}
