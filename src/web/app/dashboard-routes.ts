@@ -1,13 +1,7 @@
-// The lazily loaded dashboard chunk: everything behind /dashboard.
+// The lazily loaded dashboard chunk: the guards, the layout and the overview (/dashboard's first load). Each other
+// dashboard screen is a chunk of its own (router.tsx), so the first load does not carry every admin form.
+import './class-merge'
+
+export { RequireAdmin, RequireUser } from '../features/auth/guards'
 export { DashboardLayout } from '../features/dashboard/dashboard-layout'
 export { OverviewPage } from '../features/dashboard/overview-page'
-export { AccountPage } from '../features/account/account-page'
-export { MySubscriptionsPage } from '../features/billing/my-subscriptions-page'
-export { SubscriptionsPage } from '../features/billing/subscriptions-page'
-export { PaymentsPage } from '../features/billing/payments-page'
-export { ReceiptPage } from '../features/billing/receipt-page'
-export { AdminSubscriptionsPage } from '../features/admin/subscriptions/admin-subscriptions-page'
-export { AdminPaymentsPage } from '../features/admin/payments/admin-payments-page'
-export { CustomersPage, UsersPage } from '../features/admin/users/people-pages'
-export { AdminPlansPage } from '../features/admin/plans/admin-plans-page'
-export { SettingsPage } from '../features/admin/settings/settings-page'

@@ -1,12 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type SessionUser, sessionSchema } from '../../../domain/contracts/auth'
+import type { SessionUser } from '../../../domain/contracts/auth'
 import { api } from '../../lib/api'
 import { toasts } from '../../lib/toasts'
 
 export function sessionQuery() {
   return queryOptions({
     queryKey: ['session'],
-    queryFn: async () => (await api.get('/api/auth/session', sessionSchema)).user,
+    // Read without zod: public pages do not ship it (validation happens where data is entered).
+    queryFn: async () => (await api.get<{ user: SessionUser | null }>('/api/auth/session')).user,
     staleTime: 60_000,
   })
 }

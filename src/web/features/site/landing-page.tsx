@@ -4,7 +4,7 @@ import { paths } from '../../app/paths'
 import { Button } from '../../components/ui/button'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { useSessionUser } from '../auth/session'
-import { SitePage } from './site-layout'
+import { SessionPlaceholder, SitePage } from './site-layout'
 
 /** The five benefits of the spec (section 1), in its order. */
 const benefits = [
@@ -32,7 +32,9 @@ export function LandingPage() {
   )
   const { user, isLoading } = useSessionUser()
 
-  const action = isLoading ? null : user ? (
+  const action = isLoading ? (
+    <SessionPlaceholder labels={['Fazer Login']} />
+  ) : user ? (
     <Button asChild size="sm">
       <Link to={paths.dashboard}>Ir para o Dashboard</Link>
     </Button>

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useRef } from 'react'
 import { PlanCard } from '../../components/plan-card'
 import { useNavigate, useSearchParams } from 'react-router'
 import type { Plan } from '../../../domain/contracts/plans'
@@ -5,9 +6,15 @@ import { paths } from '../../app/paths'
 import { EmptyState, QueryError, Spinner } from '../../components/ui/states'
 import { useDocumentTitle } from '../../lib/use-document-title'
 import { useSessionUser } from '../auth/session'
-import { type PaymentMethod, PaymentMethodDialog } from '../checkout/payment-method-dialog'
+import type { PaymentMethod } from '../checkout/payment-method-dialog'
 import { usePublicPlans } from './plans-api'
 import { AccountLinks, SitePage } from './site-layout'
+
+// The dialog (and Radix with it) downloads when a plan is chosen, not with the page.
+const PaymentMethodDialog = lazy(async () => {
+  const [dialog] = await Promise.all([import('../checkout/payment-method-dialog'), import('../../app/class-merge')])
+  return { default: dialog.PaymentMethodDialog }
+})
 
 export function PlansPage() {
   useDocumentTitle(
@@ -21,6 +28,9 @@ export function PlansPage() {
   // The chosen plan lives in the URL, so coming back from /login re-opens the same dialog.
   const chosenId = searchParams.get('plan')
   const chosen = plans.data?.find((p) => p.id === chosenId) ?? null
+  // Mounted from the first choice on, so closing it still runs its exit (focus back to the plan's button).
+  const dialogMounted = useRef(false)
+  if (chosen) dialogMounted.current = true
 
   const choosePlan = (plan: Plan) => setSearchParams({ plan: plan.id }, { replace: true })
   const closeDialog = (open: boolean) => {
@@ -65,7 +75,11 @@ export function PlansPage() {
           )}
         </div>
       </div>
-      <PaymentMethodDialog plan={chosen} open={chosen !== null} onOpenChange={closeDialog} onChoose={pay} />
+      {dialogMounted.current ? (
+        <Suspense fallback={null}>
+          <PaymentMethodDialog plan={chosen} open={chosen !== null} onOpenChange={closeDialog} onChoose={pay} />
+        </Suspense>
+      ) : null}
     </SitePage>
   )
 }
