@@ -29,7 +29,8 @@ export function useDocumentTitle(title: string, description?: string): void {
       meta.name = 'description'
       document.head.append(meta)
     }
-    defaultDescription ??= meta.content
+    // A prerendered page's meta carries its own description; the site's default is kept in data-default.
+    defaultDescription ??= meta.dataset.default ?? meta.content
     meta.content = description ?? defaultDescription
   }, [description])
 }

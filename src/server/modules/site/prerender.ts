@@ -35,7 +35,7 @@ function escapeHtml(text: string): string {
 
 /**
  * Serves the pages of the SPA. Public pages (/, /plans, the legal pages, /login, /signup, password pages and the
- * 404) come prerendered, with the state the browser hydrates from embedded as JSON; the dashboard gets the shell
+ * 404, answered 200 like every page of the SPA) come prerendered, with the state the browser hydrates from embedded as JSON; the dashboard gets the shell
  * with that state. Rendered pages are cached by path, whether the request carried a session cookie, and (for
  * /plans) the plans on sale as read on this request: an admin's plan change shows on the next request, on every
  * instance, with no invalidation to forget.
@@ -95,9 +95,11 @@ export function createPrerenderer(options: PrerenderOptions) {
     if (rendered?.head.title)
       html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.head.title)}</title>`)
     if (rendered?.head.description)
+      // data-default keeps the site's description for pages without their own (use-document-title.ts).
       html = html.replace(
-        /<meta name="description" content="[^"]*"\s*\/?>/,
-        `<meta name="description" content="${escapeHtml(rendered.head.description)}" />`,
+        /<meta name="description" content="([^"]*)"\s*\/?>/,
+        (_all, original: string) =>
+          `<meta name="description" content="${escapeHtml(rendered.head.description!)}" data-default="${original}" />`,
       )
     if (preloads) html = html.replace('</head>', `${preloads}</head>`)
     return html.replace(
@@ -123,7 +125,6 @@ export function createPrerenderer(options: PrerenderOptions) {
         ...(anonymous ? { session: null } : {}),
       }
       if (kind === 'dashboard' || !server) return reply.send(page(server, state, null, ''))
-      if (kind === 'not-found') reply.status(404)
       try {
         const plans = pathname === '/plans' ? await options.plans() : undefined
         const plansKey = plans ? JSON.stringify(plans) : ''
