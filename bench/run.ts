@@ -8,6 +8,7 @@ import { connectPostgres } from '../src/server/db/client'
 import { listBenchmarks, listTargetMs } from './list-payments.bench'
 import { pixPayloadBenchmark } from './pix-payload.bench'
 import { printTable } from './stats'
+import { webBenchmark } from './web.bench'
 
 // The bench's own setting, outside the app's configuration (src/server/config.ts).
 const url = process.env.BENCH_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/billing_bench'
@@ -89,3 +90,12 @@ process.exitCode = await main().catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error)
   return 1
 })
+
+// The web half: bytes per page and Lighthouse mobile on the built app (bench/web.bench.ts; needs `npm run build`).
+const webFailed = await webBenchmark()
+  .then((figures) => figures.some((f) => !f.pass))
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error)
+    return true
+  })
+if (webFailed) process.exitCode = 1

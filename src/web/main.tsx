@@ -1,10 +1,11 @@
-import { StrictMode } from 'react'
+import { StrictMode, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
 import { ApiError } from './lib/api'
 import { App } from './app/app'
 import { readEmbeddedState, seedQueryClient } from './app/embedded-state'
 import { createQueryClient } from './app/query-client'
+import { preloadPage } from './app/router'
 import { StartupErrorPage } from './features/site/error-screen'
 import { siteConfigQuery } from './features/site/site-config'
 import { sessionQuery } from './features/auth/session'
@@ -13,11 +14,36 @@ import './styles.css'
 const container = document.getElementById('root') as HTMLElement
 const queryClient = createQueryClient()
 
+// A prerendered form is on screen before React handles it: a submit then (Enter in the password field on a slow
+// connection) must not go out as a native GET with the fields in the URL. It waits and is replayed once hydrated.
+let hydrated = false
+let pendingSubmit: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null
+document.addEventListener(
+  'submit',
+  (event) => {
+    if (hydrated) return
+    event.preventDefault()
+    pendingSubmit = { form: event.target as HTMLFormElement, submitter: (event as SubmitEvent).submitter }
+  },
+  true,
+)
+
+function Hydrated() {
+  useEffect(() => {
+    hydrated = true
+    const pending = pendingSubmit
+    pendingSubmit = null
+    if (pending?.form.isConnected) pending.form.requestSubmit(pending.submitter)
+  }, [])
+  return null
+}
+
 function app() {
   return (
     <StrictMode>
       <BrowserRouter>
         <App queryClient={queryClient} />
+        <Hydrated />
       </BrowserRouter>
     </StrictMode>
   )
@@ -29,8 +55,11 @@ async function start() {
     seedQueryClient(queryClient, state)
     // The server's HTML is on screen already: take it over. The session (when the visitor has a cookie) loads
     // after, into the header's reserved space.
-    if (state.prerendered) hydrateRoot(container, app())
-    else createRoot(container).render(app())
+    if (state.prerendered) {
+      // Its chunk is preloaded by the page's <link rel="modulepreload">: hydrate once it is here, in one pass.
+      await preloadPage(window.location.pathname).catch(() => undefined)
+      hydrateRoot(container, app())
+    } else createRoot(container).render(app())
     return
   }
   // A page served without the server's state (the Vite dev server): load what every page needs first.

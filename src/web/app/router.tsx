@@ -15,8 +15,25 @@ const dashboard = () => import('./dashboard-routes')
 const account = () => import('./account-routes')
 const legal = () => import('./legal-routes')
 
-function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  return lazy(async () => ({ default: pick(await load()) }))
+type LazyPage = ComponentType & { preload: () => Promise<unknown> }
+
+/**
+ * A route component in its own chunk. `preload()` loads it ahead, after which it renders at once (no Suspense):
+ * main.tsx preloads the page being hydrated, so hydration never meets a half-loaded page.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
+  let Loaded: ComponentType | null = null
+  const preload = () =>
+    load().then((module) => {
+      Loaded = pick(module)
+    })
+  const Lazy = lazy(async () => {
+    await preload()
+    return { default: Loaded! }
+  })
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per route, at module level, never in a render.
+  const Page = () => (Loaded ? <Loaded /> : <Lazy />)
+  return Object.assign(Page, { preload })
 }
 
 const LoginPage = lazyPage(account, (m) => m.LoginPage)
@@ -114,6 +131,19 @@ export function routeModuleFor(pathname: string): string | undefined {
     return 'app/account-routes.ts'
   if (pathname === paths.privacy || pathname === paths.terms) return 'app/legal-routes.ts'
   return undefined
+}
+
+/** Loads the code of the page at `pathname` (before hydrating its prerendered HTML). */
+export async function preloadPage(pathname: string): Promise<void> {
+  const pages: Record<string, LazyPage> = {
+    [paths.login]: LoginPage,
+    [paths.signup]: SignupPage,
+    [paths.forgotPassword]: ForgotPasswordPage,
+    [paths.resetPassword]: ResetPasswordPage,
+    [paths.privacy]: PrivacyPolicyPage,
+    [paths.terms]: TermsOfServicePage,
+  }
+  await pages[pathname]?.preload()
 }
 
 /** How the server serves a path: prerendered public page, the dashboard's empty shell, or the prerendered 404. */
