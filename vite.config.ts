@@ -12,7 +12,16 @@ export default defineConfig({
   publicDir: 'public',
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': src } },
-  build: { outDir: '../../dist/web', emptyOutDir: true, sourcemap: 'hidden', chunkSizeWarningLimit: 600 },
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    sourcemap: 'hidden',
+    chunkSizeWarningLimit: 600,
+    // Read by the server's prerenderer (which chunks a page preloads) and by bench/web-bytes.ts.
+    manifest: true,
+    // Every browser we support has modulepreload: no polyfill in the entry.
+    modulePreload: { polyfill: false },
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: `http://127.0.0.1:${process.env.PORT ?? 3000}`, changeOrigin: false } },

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { runInvariantChecks } from '../src/server/db/invariants'
+import { checkInvariants } from '../src/server/db/invariants'
 import {
   adminEmail,
   type AppProcess,
@@ -148,7 +148,7 @@ export async function loadBenchmark(
         note: `p99 ${p99.toFixed(1)} ms (alvo p95 ${target} ms${name.includes('sign-in') ? '' : `, p99 ${loadTargets.p99Ms} ms`})`,
       }
     })
-    const results = await runInvariantChecks(database.db)
+    const report = await checkInvariants(database.db)
     await database.close()
     return {
       rows,
@@ -157,7 +157,7 @@ export async function loadBenchmark(
       requests,
       journeys,
       maxRssMb: maxRss,
-      invariantViolations: results.filter((r) => r.rows.length > 0).length,
+      invariantViolations: report.violations.length,
     }
   } finally {
     if (server) await stopGracefully(server)

@@ -13,6 +13,7 @@ import { printTable } from './stats'
 import { apiBenchmark, startBenchmark } from './api.bench'
 import { billingPassesBenchmark } from './billing-passes.bench'
 import { printTargets } from './targets'
+import { webBenchmark } from './web.bench'
 
 // The bench's own setting, outside the app's configuration (src/server/config.ts).
 const url = process.env.BENCH_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/billing_bench'
@@ -111,3 +112,12 @@ process.exitCode = await main().catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error)
   return 1
 })
+
+// The web half: bytes per page and Lighthouse mobile on the built app (bench/web.bench.ts; needs `npm run build`).
+const webFailed = await webBenchmark()
+  .then((figures) => figures.some((f) => !f.pass))
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error)
+    return true
+  })
+if (webFailed) process.exitCode = 1

@@ -418,6 +418,13 @@ describe('plans page states', () => {
     await context.close()
   })
 
+  /** A prerendered /plans carries its plans in the HTML: these states show when it is reached inside the app. */
+  async function openPlansFromHome() {
+    await page.goto(`${server.url}/`, { waitUntil: 'networkidle' })
+    await page.getByRole('link', { name: 'Ver Planos de Assinatura' }).click()
+    await page.waitForURL(`${server.url}/plans`)
+  }
+
   it('shows a loading state while the plans load', async () => {
     let release = () => {}
     const gate = new Promise<void>((resolve) => {
@@ -427,7 +434,7 @@ describe('plans page states', () => {
       await gate
       await route.fallback()
     })
-    await page.goto(`${server.url}/plans`)
+    await openPlansFromHome()
     await visible(page.getByRole('status').filter({ hasText: 'Carregando planos…' }))
     release()
     await visible(page.getByRole('button', { name: 'Assinar Básico' }))
@@ -436,7 +443,7 @@ describe('plans page states', () => {
 
   it('shows the empty state when there is no plan', async () => {
     await page.route('**/api/plans', (route) => route.fulfill({ json: [] }))
-    await page.goto(`${server.url}/plans`)
+    await openPlansFromHome()
     await visible(page.getByText('Nenhum plano disponível no momento.'))
     await page.unroute('**/api/plans')
   })
@@ -452,7 +459,7 @@ describe('plans page states', () => {
           })
         : route.fallback(),
     )
-    await page.goto(`${server.url}/plans`)
+    await openPlansFromHome()
     const alert = page.getByRole('alert').filter({ hasText: 'Não foi possível carregar os dados.' })
     await visible(alert)
     expect(await textOf(alert)).toContain('Serviço temporariamente indisponível')
@@ -475,7 +482,9 @@ describe('error screens', () => {
           body: JSON.stringify({ code: 'unknown', detail: 'Ocorreu um erro desconhecido' }),
         }),
       )
-      await page.goto(`${server.url}/`)
+      // Pages come with the site configuration embedded; only the bare shell (as the Vite dev server serves it)
+      // asks the API for it at start-up.
+      await page.goto(`${server.url}/index.html`)
       // The start-up query retries server errors with back-off before giving up.
       await page.getByRole('alert').filter({ hasText: 'Ocorreu um erro desconhecido' }).waitFor({ timeout: 20_000 })
       await visible(page.getByRole('heading', { name: 'Não foi possível iniciar o aplicativo' }))

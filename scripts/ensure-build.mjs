@@ -6,7 +6,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
-const outputs = ['dist/server/main.js', 'dist/server/worker.js', 'dist/web/index.html'].map((f) => path.join(root, f))
+const outputs = ['dist/server/main.js', 'dist/server/worker.js', 'dist/web/index.html', 'dist/ssr/entry-server.js'].map(
+  (f) => path.join(root, f),
+)
 const inputs = ['src', 'scripts', 'vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json']
 
 function newest(file) {

@@ -32,7 +32,8 @@ import { createMailSender, type MailSender } from './modules/messaging/email'
 import { createWhatsAppSender, type WhatsAppSender } from './modules/messaging/whatsapp'
 import { plansRoutes } from './modules/plans/plans.routes'
 import { profileRoutes } from './modules/profile/profile.routes'
-import { publicConfigRoutes } from './modules/site/site.routes'
+import { publicConfigRoutes, publicSiteConfig } from './modules/site/site.routes'
+import { listPlans } from './modules/plans/plans.repo'
 import { cardSimulatorRoutes } from './modules/stripe/card-simulator.routes'
 import { createSimulatorGateway } from './modules/stripe/card-simulator.service'
 import { createStripeGateway } from './modules/stripe/stripe-gateway'
@@ -42,6 +43,7 @@ import { apiPixClientFromConfig } from './modules/pix/api-pix-check'
 import { pixRoutes } from './modules/pix/pix.routes'
 import { apiBodyLimit } from './http/body-limit'
 import { automaticoRoutes } from './modules/pix-automatico/automatico.routes'
+import { createPrerenderer } from './modules/site/prerender'
 
 export type AppOptions = {
   config: Config
@@ -272,6 +274,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     })
   }
 
+  const pages = hasWeb
+    ? createPrerenderer({
+        webRoot,
+        siteConfig: publicSiteConfig(config),
+        plans: () => listPlans(app.ctx.db),
+        log: app.log,
+      })
+    : null
+  void pages?.load()
+
   app.setNotFoundHandler({}, async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/'
     if (
@@ -283,9 +295,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ) {
       return reply.status(404).type('application/problem+json').send(problem('not_found'))
     }
-    // Every other path is a page of the SPA; the router shows the 404 page itself.
-    reply.header('cache-control', 'no-cache')
-    return reply.sendFile('index.html')
+    // Every other path is a page of the SPA, prerendered when public (its router shows the 404 page itself).
+    return pages!.send(request, reply)
   })
 
   return app

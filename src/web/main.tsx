@@ -1,39 +1,77 @@
-import { QueryClientProvider } from '@tanstack/react-query'
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { RouterProvider } from 'react-router'
-import { Toaster } from 'sonner'
-import { ApiError } from './lib/api'
-import { createQueryClient } from './app/query-client'
-import { createRouter } from './app/router'
-import { StartupErrorPage } from './features/site/error-screen'
-import { siteConfigQuery } from './lib/site-config'
-import { sessionQuery } from './lib/session'
-import { WhatsAppButton } from './features/site/whatsapp-button'
+import { StrictMode, useEffect } from 'react'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { BrowserRouter } from 'react-router'
+import { ApiError } from '@/web/lib/api'
+import { App } from '@/web/app/app'
+import { readEmbeddedState, seedQueryClient } from '@/web/app/embedded-state'
+import { createQueryClient } from '@/web/app/query-client'
+import { preloadPage } from '@/web/app/router'
+import { StartupErrorPage } from '@/web/features/site/error-screen'
+import { siteConfigQuery } from '@/web/lib/site-config'
+import { sessionQuery } from '@/web/lib/session'
 import './styles.css'
 
-const root = createRoot(document.getElementById('root') as HTMLElement)
+const container = document.getElementById('root') as HTMLElement
 const queryClient = createQueryClient()
 
+// A prerendered form is on screen before React handles it: a submit then (Enter in the password field on a slow
+// connection) must not go out as a native GET with the fields in the URL. It waits and is replayed once hydrated.
+let hydrated = false
+let pendingSubmit: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null
+document.addEventListener(
+  'submit',
+  (event) => {
+    if (hydrated) return
+    event.preventDefault()
+    pendingSubmit = { form: event.target as HTMLFormElement, submitter: (event as SubmitEvent).submitter }
+  },
+  true,
+)
+
+function Hydrated() {
+  useEffect(() => {
+    hydrated = true
+    const pending = pendingSubmit
+    pendingSubmit = null
+    if (pending?.form.isConnected) pending.form.requestSubmit(pending.submitter)
+  }, [])
+  return null
+}
+
+function app() {
+  return (
+    <StrictMode>
+      <BrowserRouter>
+        <App queryClient={queryClient} />
+        <Hydrated />
+      </BrowserRouter>
+    </StrictMode>
+  )
+}
+
 async function start() {
+  const state = readEmbeddedState()
+  if (state) {
+    seedQueryClient(queryClient, state)
+    // The server's HTML is on screen already: take it over. The session (when the visitor has a cookie) loads
+    // after, into the header's reserved space.
+    if (state.prerendered) {
+      // Its chunk is preloaded by the page's <link rel="modulepreload">: hydrate once it is here, in one pass.
+      await preloadPage(window.location.pathname).catch(() => undefined)
+      hydrateRoot(container, app())
+    } else createRoot(container).render(app())
+    return
+  }
+  // A page served without the server's state (the Vite dev server): load what every page needs first.
+  const root = createRoot(container)
   try {
-    // Both are needed by every page: load them before the first paint so nothing flickers.
     await Promise.all([queryClient.fetchQuery(siteConfigQuery()), queryClient.prefetchQuery(sessionQuery())])
   } catch (error) {
     const message = error instanceof ApiError ? error.detail : 'Não foi possível carregar a configuração do aplicativo.'
     root.render(<StartupErrorPage message={message} />)
     return
   }
-  const router = createRouter()
-  root.render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-        <WhatsAppButton />
-        <Toaster position="top-right" richColors closeButton visibleToasts={1} duration={5000} />
-      </QueryClientProvider>
-    </StrictMode>,
-  )
+  root.render(app())
 }
 
 void start()

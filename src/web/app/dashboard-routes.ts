@@ -1,14 +1,8 @@
-// The lazily loaded dashboard chunk: everything behind /dashboard.
+// The lazily loaded dashboard chunk: the guards, the layout and the overview (/dashboard's first load). Each other
+// dashboard screen is a chunk of its own (router.tsx), so the first load does not carry every admin form.
+import './class-merge'
+
+export { RequireAdmin, RequireUser } from '@/web/features/auth/guards'
 export { DashboardLayout } from '@/web/features/dashboard/dashboard-layout'
 export { OverviewPage } from '@/web/features/dashboard/overview-page'
-export { AccountPage } from '@/web/features/account/account-page'
-export { MySubscriptionsPage } from '@/web/features/billing/my-subscriptions-page'
-export { SubscriptionsPage } from '@/web/features/billing/subscriptions-page'
-export { PaymentsPage } from '@/web/features/billing/payments-page'
-export { ReceiptPage } from '@/web/features/billing/receipt-page'
-export { AdminSubscriptionsPage } from '@/web/features/admin/subscriptions/admin-subscriptions-page'
-export { AdminPaymentsPage } from '@/web/features/admin/payments/admin-payments-page'
-export { CustomersPage, UsersPage } from '@/web/features/admin/users/people-pages'
-export { AdminPlansPage } from '@/web/features/admin/plans/admin-plans-page'
-export { SettingsPage } from '@/web/features/admin/settings/settings-page'
-export { DashboardHome } from '@/web/app/dashboard-home'
+export { DashboardHome } from './dashboard-home'

@@ -1,8 +1,8 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
-import { toast } from 'sonner'
 import { ApiError } from '@/web/lib/api'
 import type { Feedback } from '@/web/lib/toasts'
 import { sessionQuery } from '@/web/lib/session'
+import { loadToast } from './lazy-toaster'
 import { paths } from './paths'
 
 declare module '@tanstack/react-query' {
@@ -37,7 +37,7 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onSuccess: (_data, _vars, _ctx, mutation) => {
         const feedback = mutation.meta?.feedback
-        if (feedback?.success) toast.success(feedback.success)
+        if (feedback?.success) void loadToast().then((toast) => toast.success(feedback.success))
       },
       onError: (error, _vars, _ctx, mutation) => {
         if (isSessionLost(error)) {
@@ -49,10 +49,9 @@ export function createQueryClient(): QueryClient {
         if (!feedback) return
         if (error instanceof ApiError && mutation.meta?.inline?.includes(error.code)) return
         const fallback = feedback.fallback ?? 'Ocorreu um erro desconhecido'
-        toast.error(feedback.error, {
-          description:
-            error instanceof ApiError && (error.hasServerMessage || error.status === 0) ? error.detail : fallback,
-        })
+        const description =
+          error instanceof ApiError && (error.hasServerMessage || error.status === 0) ? error.detail : fallback
+        void loadToast().then((toast) => toast.error(feedback.error, { description }))
       },
     }),
     defaultOptions: {

@@ -1,13 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
-import { okSchema, type SessionUser, sessionSchema } from '@/domain/contracts/auth'
+import type { SessionUser } from '@/domain/contracts/auth'
 import { api } from './api'
 import { toasts } from './toasts'
 
 export function sessionQuery() {
   return queryOptions({
     queryKey: ['session'],
-    queryFn: async () => (await api.get('/api/auth/session', sessionSchema)).user,
+    // Read without zod: public pages do not ship it (validation happens where data is entered).
+    queryFn: async () => (await api.get<{ user: SessionUser | null }>('/api/auth/session')).user,
     staleTime: 60_000,
   })
 }
@@ -66,7 +67,8 @@ export function useLeaveSignedOut(leave: () => void): () => void {
 export function useSignOutAndLeave(leave: () => void) {
   const leaveSignedOut = useLeaveSignedOut(leave)
   return useMutation({
-    mutationFn: () => api.post('/api/auth/sign-out', {}, okSchema),
+    // A bare { ok }: nothing to read, so no zod on public pages.
+    mutationFn: () => api.post('/api/auth/sign-out', {}),
     onSuccess: leaveSignedOut,
     meta: { feedback: toasts.signOut },
   })

@@ -27,9 +27,9 @@ import { audit } from '../audit/audit'
 import { confirmPayment } from '../admin/admin-payments.service'
 import { ApiPixError } from '../pix/api-pix-client'
 import { centsFromPixValor, pixValor } from '../pix/api-pix-types'
-import { maxChargeAttempts } from '../pix/pix-charge.service'
+import { maxChargeAttempts } from '../billing/pix-invoice'
 import { apiPixActor } from '../pix/pix-confirm.service'
-import { newPixReference } from '../pix/pix-settings.repo'
+import { newPixReference } from '../billing/pix-invoice'
 import {
   formatDateBR,
   overdueGraceDays,
@@ -150,7 +150,7 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
             type: 'renewal',
             metadata: { type: 'renewal', pixAutomatico: rec.idRec },
             dueDate: due,
-            pixReference: newPixReference('REN'),
+            pixReference: newPixReference('renewal'),
             // No PSP charge (cob) unless the customer opens the invoice to pay it some other way.
             pixChargeAttempts: maxChargeAttempts,
             createdAt: now,

@@ -12,7 +12,7 @@ import { problemSchema } from '../../http/problem'
 import { checkoutPix, upgradeSubscription } from '../billing/billing.service'
 import { plans } from '../../db/schema/plans'
 import { pixRecurrences } from '../../db/schema/pix-automatico'
-import { withPspCheckout, withPspUpgrade } from '../pix/pix-charge.service'
+import { withPspCheckout, withPspUpgrade } from '../billing/pix-invoice'
 import { refreshCobr } from './automatico-renewals'
 import {
   type AutomaticoDeps,

@@ -41,7 +41,7 @@ import {
 } from '../../db/schema/pix-automatico'
 import { audit } from '../audit/audit'
 import { ApiPixError } from '../pix/api-pix-client'
-import { ensurePixCharge } from '../pix/pix-charge.service'
+import { ensurePixCharge } from '../billing/pix-invoice'
 import { apiPixActor } from '../pix/pix-confirm.service'
 import { pixAutomaticoRevokedMessage } from '../lifecycle/notification-templates'
 import { enqueue, renderInvoiceCreated } from '../lifecycle/notifications.service'

@@ -1,5 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { siteConfigSchema } from '../../../domain/contracts/site'
+import { type SiteConfig, siteConfigSchema } from '../../../domain/contracts/site'
+import type { Config } from '../../config'
+
+/** The public site configuration: answered by the API and embedded in every page (prerender.ts). */
+export function publicSiteConfig(c: Config): SiteConfig {
+  return {
+    supportWhatsapp: c.SUPPORT_WHATSAPP,
+    chatPlatformUrl: c.CHAT_PLATFORM_URL,
+    companyLegalName: c.COMPANY_LEGAL_NAME,
+    companyCnpj: c.COMPANY_CNPJ,
+    companyAddress: c.COMPANY_ADDRESS,
+    companyCredit: c.COMPANY_CREDIT,
+    cardMode: c.STRIPE_SECRET_KEY ? 'stripe' : 'simulator',
+    pixProvider: c.PIX_PROVIDER,
+  }
+}
 
 export const publicConfigRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -11,18 +26,6 @@ export const publicConfigRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: siteConfigSchema },
       },
     },
-    async () => {
-      const c = app.ctx.config
-      return {
-        supportWhatsapp: c.SUPPORT_WHATSAPP,
-        chatPlatformUrl: c.CHAT_PLATFORM_URL,
-        companyLegalName: c.COMPANY_LEGAL_NAME,
-        companyCnpj: c.COMPANY_CNPJ,
-        companyAddress: c.COMPANY_ADDRESS,
-        companyCredit: c.COMPANY_CREDIT,
-        cardMode: c.STRIPE_SECRET_KEY ? ('stripe' as const) : ('simulator' as const),
-        pixProvider: c.PIX_PROVIDER,
-      }
-    },
+    async () => publicSiteConfig(app.ctx.config),
   )
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { Link, Navigate, Outlet, useLocation } from 'react-router'
-import { toast } from 'sonner'
+import { loadToast } from '@/web/app/lazy-toaster'
 import { paths } from '@/web/app/paths'
 import { errorText } from '@/domain/errors'
 import { Button } from '@/web/components/ui/button'
@@ -16,7 +16,8 @@ export function RequireUser() {
   useEffect(() => {
     if (!isLoading && !user && !warned.current) {
       warned.current = true
-      toast.error(toasts.accessUnauthorized.error, { description: toasts.accessUnauthorized.description })
+      const { error, description } = toasts.accessUnauthorized
+      void loadToast().then((toast) => toast.error(error, { description }))
     }
   }, [isLoading, user])
   if (isLoading) return <Spinner />
@@ -35,7 +36,8 @@ export function RequireAdmin() {
   useEffect(() => {
     if (denied && !warned.current) {
       warned.current = true
-      toast.error(toasts.accessDenied.error, { description: toasts.accessDenied.description })
+      const { error, description } = toasts.accessDenied
+      void loadToast().then((toast) => toast.error(error, { description }))
     }
   }, [denied])
   if (isLoading) return <Spinner />

@@ -1,14 +1,13 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router'
+import { Component, type ReactNode } from 'react'
+import { useLocation } from 'react-router'
 
 function errorText(error: unknown): string {
-  if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`
   if (error instanceof Error) return error.message
   return String(error)
 }
 
 /** The router-level fallback: the spec's heading, then the error text. */
-export function RouteErrorScreen() {
-  const error = useRouteError()
+export function RouteErrorScreen({ error }: { error: unknown }) {
   return (
     <main className="mx-auto flex min-h-dvh max-w-2xl flex-col justify-center gap-4 p-6">
       <h1 className="text-2xl font-bold">Unexpected Application Error!</h1>
@@ -18,6 +17,29 @@ export function RouteErrorScreen() {
       </a>
     </main>
   )
+}
+
+class ErrorBoundary extends Component<{ pathname: string; children: ReactNode }, { error: unknown; at?: string }> {
+  override state: { error: unknown; at?: string } = { error: null }
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error ?? new Error('Erro desconhecido') }
+  }
+  override componentDidCatch() {
+    this.setState({ at: this.props.pathname })
+  }
+  override componentDidUpdate() {
+    // Navigating elsewhere (the browser's back button) leaves the error screen.
+    if (this.state.error && this.state.at !== undefined && this.state.at !== this.props.pathname)
+      this.setState({ error: null, at: undefined })
+  }
+  override render() {
+    return this.state.error ? <RouteErrorScreen error={this.state.error} /> : this.props.children
+  }
+}
+
+/** Catches what a page throws while rendering or loading (a chunk that fails to download) and shows the screen. */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  return <ErrorBoundary pathname={useLocation().pathname}>{children}</ErrorBoundary>
 }
 
 /** Shown instead of a blank page when the app cannot start (API unreachable or misconfigured). */

@@ -4,7 +4,7 @@ import { paths } from '@/web/app/paths'
 import { Button } from '@/web/components/ui/button'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSessionUser } from '@/web/lib/session'
-import { SitePage } from '@/web/shared/site/site-layout'
+import { SessionPlaceholder, SitePage } from '@/web/shared/site/site-layout'
 
 /** The five benefits of the spec (section 1), in its order. */
 const benefits = [
@@ -32,7 +32,9 @@ export function LandingPage() {
   )
   const { user, isLoading } = useSessionUser()
 
-  const action = isLoading ? null : user ? (
+  const action = isLoading ? (
+    <SessionPlaceholder labels={['Fazer Login']} />
+  ) : user ? (
     <Button asChild size="sm">
       <Link to={paths.dashboard}>Ir para o Dashboard</Link>
     </Button>

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useRef } from 'react'
 import { PlanCard } from '@/web/components/plan-card'
 import { useNavigate, useSearchParams } from 'react-router'
 import type { Plan } from '@/domain/contracts/plans'
@@ -5,9 +6,18 @@ import { paths } from '@/web/app/paths'
 import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSessionUser } from '@/web/lib/session'
-import { type PaymentMethod, PaymentMethodDialog } from '@/web/shared/billing/payment-method-dialog'
+import type { PaymentMethod } from '@/web/shared/billing/payment-method-dialog'
 import { usePublicPlans } from './plans-api'
 import { AccountLinks, SitePage } from '@/web/shared/site/site-layout'
+
+// The dialog (and Radix with it) downloads when a plan is chosen, not with the page.
+const PaymentMethodDialog = lazy(async () => {
+  const [dialog] = await Promise.all([
+    import('@/web/shared/billing/payment-method-dialog'),
+    import('@/web/app/class-merge'),
+  ])
+  return { default: dialog.PaymentMethodDialog }
+})
 
 export function PlansPage() {
   useDocumentTitle(
@@ -21,6 +31,9 @@ export function PlansPage() {
   // The chosen plan lives in the URL, so coming back from /login re-opens the same dialog.
   const chosenId = searchParams.get('plan')
   const chosen = plans.data?.find((p) => p.id === chosenId) ?? null
+  // Mounted from the first choice on, so closing it still runs its exit (focus back to the plan's button).
+  const dialogMounted = useRef(false)
+  if (chosen) dialogMounted.current = true
 
   const choosePlan = (plan: Plan) => setSearchParams({ plan: plan.id }, { replace: true })
   const closeDialog = (open: boolean) => {
@@ -65,7 +78,11 @@ export function PlansPage() {
           )}
         </div>
       </div>
-      <PaymentMethodDialog plan={chosen} open={chosen !== null} onOpenChange={closeDialog} onChoose={pay} />
+      {dialogMounted.current ? (
+        <Suspense fallback={null}>
+          <PaymentMethodDialog plan={chosen} open={chosen !== null} onOpenChange={closeDialog} onChoose={pay} />
+        </Suspense>
+      ) : null}
     </SitePage>
   )
 }

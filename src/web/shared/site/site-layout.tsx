@@ -28,7 +28,7 @@ export function SitePage({ actions, children }: { actions?: React.ReactNode; chi
 /** The plans page's header actions (the spec's 'Dashboard' or 'Login' / 'Cadastro'), reused by the legal pages. */
 export function AccountLinks() {
   const { user, isLoading } = useSessionUser()
-  if (isLoading) return null
+  if (isLoading) return <SessionPlaceholder labels={['Login', 'Cadastro']} />
   if (user) {
     return (
       <Button asChild size="sm">
@@ -45,5 +45,21 @@ export function AccountLinks() {
         <Link to={paths.signup}>Cadastro</Link>
       </Button>
     </>
+  )
+}
+
+/**
+ * Holds the header actions' place while the session loads (a returning visitor's page is prerendered without it):
+ * invisible copies of the signed-out buttons, so nothing moves when the real ones arrive.
+ */
+export function SessionPlaceholder({ labels }: { labels: string[] }) {
+  return (
+    <span aria-hidden="true" className="invisible flex items-center gap-2">
+      {labels.map((label, index) => (
+        <Button key={label} asChild size="sm" variant={index === 0 && labels.length > 1 ? 'ghost' : 'default'}>
+          <span>{label}</span>
+        </Button>
+      ))}
+    </span>
   )
 }

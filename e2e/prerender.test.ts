@@ -1,0 +1,127 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, viewports } from './support/browser'
+import { type RunningServer, startServer } from './support/server'
+
+// The public pages are prerendered on the server (src/server/modules/site/prerender.ts): their content is in the
+// HTML, so a browser without JavaScript reads it, and an admin's plan change shows on the next request.
+
+const admin = { email: 'admin.prerender@example.com', password: 'admin-senha-123' }
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  const env = { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SUPPORT_WHATSAPP: '5585911112222' }
+  ;[server, browser] = await Promise.all([startServer(env), launchBrowser()])
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+async function textWithoutJavaScript(path: string): Promise<string> {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: viewports.mobile, locale: 'pt-BR' })
+  try {
+    const page = await context.newPage()
+    await page.goto(`${server.url}${path}`)
+    return ((await page.locator('body').textContent()) ?? '').replace(/\s+/g, ' ')
+  } finally {
+    await context.close()
+  }
+}
+
+describe('without JavaScript', () => {
+  it('/ shows the headline, the benefits, the footer and the WhatsApp button', async () => {
+    const text = await textWithoutJavaScript('/')
+    expect(text).toContain('Todos os canais de atendimento da sua empresa em um só lugar')
+    expect(text).toContain('Vários atendentes conectados ao mesmo número, ao mesmo tempo.')
+    expect(text).toContain('Política de Privacidade')
+    const html = await (await fetch(`${server.url}/`)).text()
+    expect(html).toContain('href="https://wa.me/5585911112222?text=')
+    expect(html).toMatch(/<title>Atendimento multicanal para sua empresa \| Atendimento Multicanal<\/title>/)
+  })
+
+  it('/plans shows every plan on sale with its price, cheapest first', async () => {
+    const text = await textWithoutJavaScript('/plans')
+    expect(text).toContain('Planos de assinatura')
+    const positions = ['Básico', 'R$ 99,00', 'Profissional', 'R$ 199,00', 'Empresarial', 'R$ 399,00'].map((s) => {
+      expect(text, s).toContain(s)
+      return text.indexOf(s)
+    })
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions)
+    expect(text).toContain('Assinar Profissional')
+  })
+
+  it('/login, /signup, the legal pages and the 404 page have their content', async () => {
+    expect(await textWithoutJavaScript('/login')).toContain('Entrar')
+    expect(await textWithoutJavaScript('/signup')).toContain('Criar conta')
+    expect(await textWithoutJavaScript('/terms-of-service')).toContain('Termos de Serviço')
+    expect(await textWithoutJavaScript('/privacy-policy')).toContain('Lei nº 13.709/2018')
+    expect(await textWithoutJavaScript('/nao-existe')).toContain('404')
+  })
+})
+
+describe('a plan change by an admin', () => {
+  it('shows on the next request of /plans, and the page hydrates with it', async () => {
+    const before = await (await fetch(`${server.url}/plans`)).text()
+    expect(before).toContain('Profissional')
+    expect(before).not.toContain('Profissional Plus')
+
+    const signIn = await fetch(`${server.url}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify(admin),
+    })
+    expect(signIn.status, await signIn.clone().text()).toBe(200)
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    const put = async (body: unknown) => {
+      const response = await fetch(`${server.url}/api/admin/plans/plan_pro`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', origin: server.url, cookie },
+        body: JSON.stringify(body),
+      })
+      expect(response.status, await response.clone().text()).toBe(200)
+    }
+    await put({
+      id: 'plan_pro',
+      name: 'Profissional Plus',
+      description: 'Para equipes que atendem em vários canais ao mesmo tempo.',
+      priceCents: 24990,
+      features: ['3 números de WhatsApp'],
+      boxQuantity: 3,
+      agentQuantity: 10,
+      popular: true,
+      active: true,
+    })
+
+    const after = await (await fetch(`${server.url}/plans`)).text()
+    expect(after).toContain('Profissional Plus')
+    expect(after).toMatch(/R\$\s249,90/) // formatBRL puts a no-break space after R$
+
+    // In the browser, the hydrated page keeps it (no refetch flicker back to the old plan).
+    const context = await browser.newContext({ viewport: viewports.desktop, locale: 'pt-BR' })
+    try {
+      const page = await context.newPage()
+      await page.goto(`${server.url}/plans`, { waitUntil: 'networkidle' })
+      await page.getByRole('button', { name: 'Assinar Profissional Plus' }).click()
+      await page.getByRole('dialog').getByRole('heading', { name: 'Assinar Profissional Plus' }).waitFor()
+    } finally {
+      await context.close()
+    }
+
+    // Hidden from sale: gone from the next /plans.
+    await put({
+      id: 'plan_pro',
+      name: 'Profissional Plus',
+      priceCents: 24990,
+      active: false,
+    })
+    const hidden = await (await fetch(`${server.url}/plans`)).text()
+    expect(hidden).not.toContain('Profissional Plus')
+    expect(hidden).toContain('Básico')
+  })
+})

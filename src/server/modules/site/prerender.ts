@@ -1,0 +1,146 @@
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
+import type { Plan } from '../../../domain/contracts/plans'
+import type { SiteConfig } from '../../../domain/contracts/site'
+import type { EmbeddedState } from '../../../web/app/embedded-state'
+
+/** What `vite build --ssr entry-server.tsx` (src/web/entry-server.tsx) exports, built into dist/ssr. */
+type EntryServer = {
+  render(url: string, state: EmbeddedState): Promise<{ html: string; head: { title?: string; description?: string } }>
+  serializeState(state: EmbeddedState): string
+  routeModuleFor(pathname: string): string | undefined
+  pageKind(pathname: string): 'public' | 'dashboard' | 'not-found'
+}
+
+type ManifestChunk = { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }
+
+export type PrerenderOptions = {
+  /** The client build (dist/web): index.html is the page template, .vite/manifest.json names the chunks. */
+  webRoot: string
+  /** The server build of the pages; default: dist/ssr next to webRoot. Missing: pages are served as the shell. */
+  ssrEntry?: string
+  siteConfig: SiteConfig
+  /** The plans on sale, read on each request of /plans (the page shows them in its HTML). */
+  plans: () => Promise<Plan[]>
+  log: FastifyBaseLogger
+}
+
+const sessionCookie = /(?:^|;\s*)(?:__Host-)?billing\.session_token=/
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}
+
+/**
+ * Serves the pages of the SPA. Public pages (/, /plans, the legal pages, /login, /signup, password pages and the
+ * 404, answered 200 like every page of the SPA) come prerendered, with the state the browser hydrates from embedded as JSON; the dashboard gets the shell
+ * with that state. Rendered pages are cached by path, whether the request carried a session cookie, and (for
+ * /plans) the plans on sale as read on this request: an admin's plan change shows on the next request, on every
+ * instance, with no invalidation to forget.
+ */
+export function createPrerenderer(options: PrerenderOptions) {
+  const template = readFileSync(path.join(options.webRoot, 'index.html'), 'utf8')
+  const manifestPath = path.join(options.webRoot, '.vite', 'manifest.json')
+  const manifest: Record<string, ManifestChunk> = existsSync(manifestPath)
+    ? JSON.parse(readFileSync(manifestPath, 'utf8'))
+    : {}
+  const ssrEntry = options.ssrEntry ?? path.join(options.webRoot, '..', 'ssr', 'entry-server.js')
+  const canHydrate = template.includes('<div id="root"></div>')
+  let entry: Promise<EntryServer | null> | null = null
+  const loadEntry = () => {
+    entry ??=
+      !canHydrate || !existsSync(ssrEntry)
+        ? Promise.resolve(null)
+        : (import(pathToFileURL(ssrEntry).href) as Promise<EntryServer>).catch((error: unknown) => {
+            options.log.error({ err: error }, 'prerender: could not load the server build of the pages')
+            return null
+          })
+    return entry
+  }
+  const cache = new Map<string, { plansKey: string; body: string }>()
+
+  /** The chunks a lazy route module needs that the entry does not preload already. */
+  const preloadsFor = (routeModule: string | undefined): string => {
+    if (!routeModule || !manifest[routeModule]) return ''
+    const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry)
+    const seen = new Set<string>()
+    const walk = (key: string, into: string[]) => {
+      if (seen.has(key) || !manifest[key]) return
+      seen.add(key)
+      for (const dep of manifest[key].imports ?? []) walk(dep, into)
+      into.push(key)
+    }
+    const entryChunks: string[] = []
+    if (entryKey) walk(entryKey, entryChunks)
+    const routeChunks: string[] = []
+    walk(routeModule, routeChunks)
+    return routeChunks
+      .flatMap((key) => [
+        `<link rel="modulepreload" crossorigin href="/${manifest[key]!.file}">`,
+        ...(manifest[key]!.css ?? []).map((css) => `<link rel="stylesheet" crossorigin href="/${css}">`),
+      ])
+      .join('')
+  }
+
+  const page = (
+    server: EntryServer | null,
+    state: EmbeddedState,
+    rendered: { html: string; head: { title?: string; description?: string } } | null,
+    preloads: string,
+  ): string => {
+    const json = server ? server.serializeState(state) : JSON.stringify(state).replace(/</g, '\\u003c')
+    let html = template
+    if (rendered?.head.title)
+      html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.head.title)}</title>`)
+    if (rendered?.head.description)
+      // data-default keeps the site's description for pages without their own (use-document-title.ts).
+      html = html.replace(
+        /<meta name="description" content="([^"]*)"\s*\/?>/,
+        (_all, original: string) =>
+          `<meta name="description" content="${escapeHtml(rendered.head.description!)}" data-default="${original}" />`,
+      )
+    if (preloads) html = html.replace('</head>', `${preloads}</head>`)
+    return html.replace(
+      '<div id="root"></div>',
+      `<div id="root">${rendered?.html ?? ''}</div><script id="app-state" type="application/json">${json}</script>`,
+    )
+  }
+
+  return {
+    /** Warms the server build up (so the first visitor does not wait for it). */
+    load: loadEntry,
+
+    async send(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+      const [pathname = '/', search = ''] = request.url.split(/\?(.*)/s)
+      const server = await loadEntry()
+      reply.header('cache-control', 'no-cache').header('vary', 'cookie').type('text/html; charset=utf-8')
+      if (!canHydrate) return reply.send(template)
+      const kind = server?.pageKind(pathname) ?? 'dashboard'
+      const anonymous = !sessionCookie.test(request.headers.cookie ?? '')
+      const state: EmbeddedState = {
+        prerendered: false,
+        siteConfig: options.siteConfig,
+        ...(anonymous ? { session: null } : {}),
+      }
+      if (kind === 'dashboard' || !server) return reply.send(page(server, state, null, ''))
+      try {
+        const plans = pathname === '/plans' ? await options.plans() : undefined
+        const plansKey = plans ? JSON.stringify(plans) : ''
+        const key = search ? null : `${kind === 'not-found' ? '*' : pathname}|${anonymous ? 'anonymous' : 'cookie'}`
+        const cached = key ? cache.get(key) : undefined
+        if (cached && cached.plansKey === plansKey) return reply.send(cached.body)
+        const full: EmbeddedState = { ...state, prerendered: true, ...(plans ? { plans } : {}) }
+        const rendered = await server.render(request.url, full)
+        const body = page(server, full, rendered, preloadsFor(server.routeModuleFor(pathname)))
+        if (key) cache.set(key, { plansKey, body })
+        return reply.send(body)
+      } catch (error) {
+        // The browser renders it then, asking the API for what it needs.
+        request.log.error({ err: error }, 'prerender failed')
+        return reply.send(page(server, state, null, ''))
+      }
+    },
+  }
+}

@@ -1,0 +1,45 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { Plan } from '@/domain/contracts/plans'
+import type { SiteConfig } from '@/domain/contracts/site'
+import { sessionQuery } from '@/web/lib/session'
+import { publicPlansQuery } from '@/web/features/site/plans-api'
+import { siteConfigQuery } from '@/web/lib/site-config'
+
+/**
+ * What the server puts in the page next to the prerendered HTML (src/server/modules/site/prerender.ts), so the
+ * first render in the browser matches it without asking the API: the site configuration, the plans on sale (on
+ * /plans), and `session: null` when the request carried no session cookie (a new visitor: signed out for sure).
+ */
+export type EmbeddedState = {
+  /** true: #root holds the server's HTML of this page, to hydrate; false: an empty shell (dashboard). */
+  prerendered: boolean
+  siteConfig: SiteConfig
+  plans?: Plan[]
+  session?: null
+}
+
+export const embeddedStateId = 'app-state'
+
+/** JSON safe inside a <script> element. */
+export function serializeState(state: EmbeddedState): string {
+  return JSON.stringify(state)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}
+
+export function readEmbeddedState(): EmbeddedState | null {
+  const element = document.getElementById(embeddedStateId)
+  if (!element?.textContent) return null
+  try {
+    return JSON.parse(element.textContent) as EmbeddedState
+  } catch {
+    return null
+  }
+}
+
+export function seedQueryClient(queryClient: QueryClient, state: EmbeddedState): void {
+  queryClient.setQueryData(siteConfigQuery().queryKey, state.siteConfig)
+  if (state.plans) queryClient.setQueryData(publicPlansQuery().queryKey, state.plans)
+  if (state.session === null) queryClient.setQueryData(sessionQuery().queryKey, null)
+}
