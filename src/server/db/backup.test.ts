@@ -134,7 +134,7 @@ describe('npm run db:backup and db:restore', () => {
 
       const again = await run('db-restore', [file], target)
       expect(again.code).toBe(1)
-      expect(again.stderr).toMatch(/Use --force para substituí/)
+      expect(again.stderr).toMatch(/Use --force para substitu/)
       const forced = await run('db-restore', [file, '--force'], target)
       expect(forced.code, forced.stderr).toBe(0)
       const check = await run('db-check', [], target)
