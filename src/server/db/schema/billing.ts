@@ -54,6 +54,8 @@ export const subscriptions = pgTable(
     index('subscriptions_plan_id_idx').on(t.planId, t.createdAt, t.id),
     index('subscriptions_status_created_at_idx').on(t.status, t.createdAt, t.id),
     index('subscriptions_period_end_idx').on(t.currentPeriodEnd, t.id),
+    // Admin home: cancellations scheduled this month (migration 0017).
+    index('subscriptions_cancel_scheduled_idx').on(t.currentPeriodEnd).where(sql`${t.cancelAtPeriodEnd}`),
   ],
 )
 
