@@ -150,3 +150,6 @@ INSERT INTO subscription_counts ("plan_id", "billing_method", "status", "count")
 SELECT plan_id, billing_method, status, count(*) FROM subscriptions GROUP BY plan_id, billing_method, status;
 --> statement-breakpoint
 CREATE INDEX "subscriptions_cancel_scheduled_idx" ON "subscriptions" USING btree ("current_period_end") WHERE "subscriptions"."cancel_at_period_end";
+--> statement-breakpoint
+-- Admin home: open invoices (receivables, PIX waiting, 'Em análise') counted and summed from the index alone.
+CREATE INDEX "payments_open_idx" ON "payments" USING btree ("status","due_date") INCLUDE ("amount_cents","payment_method") WHERE "payments"."status" IN ('pending', 'pending_pix', 'review');

@@ -124,6 +124,8 @@ export const payments = pgTable(
     index('payments_method_created_at_idx').on(t.paymentMethod, t.createdAt, t.id),
     index('payments_due_date_idx').on(t.dueDate, t.id),
     index('payments_amount_idx').on(t.amountCents, t.id),
+    // Admin home: open invoices counted and summed from the index (migration 0017).
+    index('payments_open_idx').on(t.status, t.dueDate).where(sql`${t.status} in ('pending', 'pending_pix', 'review')`),
     // Deleting a plan checks its upgrade invoices (and the foreign key does too): few rows have a target plan.
     index('payments_target_plan_id_idx').on(t.targetPlanId).where(sql`${t.targetPlanId} is not null`),
     index('payments_pix_charge_status_idx')
