@@ -109,3 +109,47 @@ FROM (
 	UNION ALL
 	SELECT f.*, 'canceled'::subscription_status, coalesce(f.canceled_at, f.updated_at) FROM firsts f WHERE f.status = 'canceled'
 ) AS r;
+--> statement-breakpoint
+-- Live counts of subscriptions per (plan, billing method, status), kept by a trigger, so the admin home's MRR and
+-- 'Assinaturas ativas por plano' read a few rows instead of aggregating every subscription. The two counter rows of a
+-- change are updated in key order, so two transactions moving subscriptions in opposite directions cannot deadlock.
+CREATE TABLE "subscription_counts" (
+	"plan_id" text NOT NULL,
+	"billing_method" "billing_method" NOT NULL,
+	"status" "subscription_status" NOT NULL,
+	"count" bigint NOT NULL,
+	CONSTRAINT "subscription_counts_pk" PRIMARY KEY("plan_id","billing_method","status")
+);
+--> statement-breakpoint
+CREATE FUNCTION "subscription_counts_add"(p text, m billing_method, s subscription_status, delta bigint) RETURNS void LANGUAGE sql AS $$
+	INSERT INTO subscription_counts AS c ("plan_id", "billing_method", "status", "count") VALUES (p, m, s, delta)
+	ON CONFLICT ("plan_id", "billing_method", "status") DO UPDATE SET "count" = c."count" + excluded."count";
+$$;
+--> statement-breakpoint
+CREATE FUNCTION "subscription_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP = 'INSERT' THEN
+		PERFORM subscription_counts_add(NEW.plan_id, NEW.billing_method, NEW.status, 1);
+	ELSIF TG_OP = 'DELETE' THEN
+		PERFORM subscription_counts_add(OLD.plan_id, OLD.billing_method, OLD.status, -1);
+	ELSIF (NEW.plan_id, NEW.billing_method::text, NEW.status::text) IS DISTINCT FROM (OLD.plan_id, OLD.billing_method::text, OLD.status::text) THEN
+		IF (OLD.plan_id, OLD.billing_method::text, OLD.status::text) < (NEW.plan_id, NEW.billing_method::text, NEW.status::text) THEN
+			PERFORM subscription_counts_add(OLD.plan_id, OLD.billing_method, OLD.status, -1);
+			PERFORM subscription_counts_add(NEW.plan_id, NEW.billing_method, NEW.status, 1);
+		ELSE
+			PERFORM subscription_counts_add(NEW.plan_id, NEW.billing_method, NEW.status, 1);
+			PERFORM subscription_counts_add(OLD.plan_id, OLD.billing_method, OLD.status, -1);
+		END IF;
+	END IF;
+	RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "subscriptions_counts_trigger" AFTER INSERT OR UPDATE OR DELETE ON "subscriptions" FOR EACH ROW EXECUTE FUNCTION "subscription_counts_apply"();
+--> statement-breakpoint
+INSERT INTO subscription_counts ("plan_id", "billing_method", "status", "count")
+SELECT plan_id, billing_method, status, count(*) FROM subscriptions GROUP BY plan_id, billing_method, status;
+--> statement-breakpoint
+CREATE INDEX "subscriptions_cancel_scheduled_idx" ON "subscriptions" USING btree ("current_period_end") WHERE "subscriptions"."cancel_at_period_end";
+--> statement-breakpoint
+-- Admin home: open invoices (receivables, PIX waiting, 'Em análise') counted and summed from the index alone.
+CREATE INDEX "payments_open_idx" ON "payments" USING btree ("status","due_date") INCLUDE ("amount_cents","payment_method") WHERE "payments"."status" IN ('pending', 'pending_pix', 'review');

@@ -56,6 +56,8 @@ export const subscriptions = pgTable(
     index('subscriptions_plan_id_idx').on(t.planId, t.createdAt, t.id),
     index('subscriptions_status_created_at_idx').on(t.status, t.createdAt, t.id),
     index('subscriptions_period_end_idx').on(t.currentPeriodEnd, t.id),
+    // Admin home: cancellations scheduled this month (migration 0017).
+    index('subscriptions_cancel_scheduled_idx').on(t.currentPeriodEnd).where(sql`${t.cancelAtPeriodEnd}`),
   ],
 )
 export type SubscriptionRow = typeof subscriptions.$inferSelect
@@ -126,6 +128,8 @@ export const payments = pgTable(
     index('payments_method_created_at_idx').on(t.paymentMethod, t.createdAt, t.id),
     index('payments_due_date_idx').on(t.dueDate, t.id),
     index('payments_amount_idx').on(t.amountCents, t.id),
+    // Admin home: open invoices counted and summed from the index (migration 0017).
+    index('payments_open_idx').on(t.status, t.dueDate).where(sql`${t.status} in ('pending', 'pending_pix', 'review')`),
     // Deleting a plan checks its upgrade invoices (and the foreign key does too): few rows have a target plan.
     index('payments_target_plan_id_idx').on(t.targetPlanId).where(sql`${t.targetPlanId} is not null`),
     index('payments_pix_charge_status_idx')

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm'
-import { bigint, bigserial, check, date, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core'
 import { billingMethodEnum, subscriptionStatusEnum, subscriptions } from './billing'
 
 /**
@@ -56,3 +67,15 @@ export const insightsMonthly = pgTable('insights_monthly', {
   pixManualP95Seconds: integer('pix_manual_p95_seconds'),
   refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
 })
+
+/** Subscriptions per (plan, billing method, status), kept exact by a trigger on subscriptions (migration 0017). */
+export const subscriptionCounts = pgTable(
+  'subscription_counts',
+  {
+    planId: text('plan_id').notNull(),
+    billingMethod: billingMethodEnum('billing_method').notNull(),
+    status: subscriptionStatusEnum('status').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'subscription_counts_pk', columns: [t.planId, t.billingMethod, t.status] })],
+)

@@ -220,7 +220,10 @@ export type NowFigures = {
   cancellationsThisMonth: number
 }
 
-/** Live figures of today's state (indexes: subscriptions_status_idx, payments_status_idx). */
+/**
+ * Live figures of today's state: subscription_counts (trigger-kept), subscriptions_status_idx,
+ * subscriptions_cancel_scheduled_idx and payments_status_idx.
+ */
 export async function readNowFigures(db: Executor, now: Date): Promise<NowFigures> {
   const at = sql`${now.toISOString()}::timestamptz`
   const monthFrom = sql`${monthStart(monthOf(now)).toISOString()}::timestamptz`
@@ -228,10 +231,12 @@ export async function readNowFigures(db: Executor, now: Date): Promise<NowFigure
   const [plansRows, receivables, counts] = await Promise.all([
     rows<{ plan_id: string; plan_name: string; billing_method: 'pix' | 'card'; n: number; mrr: string }>(
       db,
-      sql`select s.plan_id, p.name as plan_name, s.billing_method, count(*)::int as n, sum(p.price_cents)::bigint as mrr
-        from subscriptions s join plans p on p.id = s.plan_id
-        where s.status in ('active', 'past_due')
-        group by s.plan_id, p.name, s.billing_method`,
+      // subscription_counts: kept by a trigger (migration 0017), a few rows whatever the number of subscriptions.
+      sql`select c.plan_id, p.name as plan_name, c.billing_method, sum(c.count)::int as n,
+          sum(c.count * p.price_cents)::bigint as mrr
+        from subscription_counts c join plans p on p.id = c.plan_id
+        where c.status in ('active', 'past_due') and c.count > 0
+        group by c.plan_id, p.name, c.billing_method`,
     ),
     rows<{ due_n: number; due_c: string; over_n: number; over_c: string }>(
       db,

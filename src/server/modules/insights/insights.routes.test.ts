@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AdminInsights, InsightsMonth } from '../../../domain/contracts/insights'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -344,6 +344,14 @@ describe('admin home (GET /api/admin/insights)', () => {
       ['Davi Aberto', 9_900, 6 * 3600],
     ])
     expect(body.needsYou.inReview).toEqual({ count: 0, oldest: [] })
+    // The trigger-kept counts equal a count over the rows.
+    const counted = (await db.execute(
+      sql`select plan_id, billing_method::text, status::text, count(*)::int as n from subscriptions group by 1, 2, 3 order by 1, 2, 3`,
+    )) as unknown as { rows: unknown[] }
+    const kept = (await db.execute(
+      sql`select plan_id, billing_method::text, status::text, count::int as n from subscription_counts where count <> 0 order by 1, 2, 3`,
+    )) as unknown as { rows: unknown[] }
+    expect(kept.rows).toEqual(counted.rows)
     expect(body.needsYou.failedDeliveries).toEqual({ count: 0, oldest: [] })
   })
 

@@ -59,16 +59,17 @@ export function monthFigures(row: MonthlyRow): InsightsMonth {
 export async function adminInsights(deps: Pick<AppContext, 'db' | 'now' | 'config'>): Promise<AdminInsights> {
   const now = deps.now()
   const from = monthOf(now, -(insightsMonths - 1))
-  let months = await readMonthlyInsights(deps.db, from)
+  // The three reads go in parallel (each its own round trip on PostgreSQL).
+  let [months, current, needsYou] = await Promise.all([
+    readMonthlyInsights(deps.db, from),
+    readNowFigures(deps.db, now),
+    readNeedsYou(deps.db, now, deps.config.PIX_PROVIDER),
+  ])
   // Never refreshed for this month yet (a fresh install, or the tick is off): compute once now.
   if (!months.some((m) => m.month === monthOf(now))) {
     await refreshMonthlyInsights(deps.db, now)
     months = await readMonthlyInsights(deps.db, from)
   }
-  const [current, needsYou] = await Promise.all([
-    readNowFigures(deps.db, now),
-    readNeedsYou(deps.db, now, deps.config.PIX_PROVIDER),
-  ])
   return {
     now: now.toISOString(),
     pixProvider: deps.config.PIX_PROVIDER,
