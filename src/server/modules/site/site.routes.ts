@@ -22,6 +22,7 @@ export const publicConfigRoutes: FastifyPluginAsyncZod = async (app) => {
         companyCredit: c.COMPANY_CREDIT,
         cardMode: c.STRIPE_SECRET_KEY ? ('stripe' as const) : ('simulator' as const),
         pixProvider: c.PIX_PROVIDER,
+        pixAutomatico: c.PIX_PROVIDER === 'api-pix' && c.PIX_AUTOMATICO === true,
       }
     },
   )

@@ -24,6 +24,7 @@ import { PixPaymentDialog } from '../checkout/pix-payment-view'
 import { pageFrom, subscriptionsQuery, useCancelSubscription } from './api'
 import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from './status-badges'
 import { UpgradeDialog } from './upgrade-dialog'
+import { AutoRenewalPanel } from '../pix-automatico/auto-renewal-panel'
 
 /** After the card provider sends the customer back, its webhook may still be on the way: look again for a while. */
 const checkoutPollMs = 3000
@@ -157,6 +158,9 @@ function SubscriptionCard({
             <dd className="font-medium">{billingMethodLabel[subscription.billingMethod]}</dd>
           </div>
         </dl>
+        {subscription.billingMethod === 'pix' && subscription.status !== 'canceled' ? (
+          <AutoRenewalPanel subscriptionId={subscription.id} />
+        ) : null}
         {subscription.cancelAtPeriodEnd ? (
           <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-sm">
             <CalendarClock className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
