@@ -86,7 +86,12 @@ describe('a year of PIX Automático', () => {
       const today = date.toISOString().slice(0, 10)
 
       // The payer's bank debits what is scheduled for today; the April cycle fails twice first.
-      for (const cobr of psp.automatico.cobrs() as Array<Record<string, any>>) {
+      for (const cobr of psp.automatico.cobrs() as Array<{
+        status: string
+        txid: string
+        calendario: { dataDeVencimento: string }
+        tentativas: unknown
+      }>) {
         const attempt = (cobr.tentativas as Array<{ status: string; dataLiquidacao: string }>).find(
           (a) => a.status === 'AGENDADA' && a.dataLiquidacao === today,
         )
