@@ -49,14 +49,17 @@ export function PixAutomaticoChoice({
         value={taxId}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => setTaxId(event.target.value)}
+        onChange={(event) => {
+          setTaxId(event.target.value)
+          setError(null)
+        }}
       />
       {error ? (
         <p id={`${id}-error`} role="alert" className="text-xs text-destructive">
           {error}
         </p>
       ) : null}
-      <Button disabled={busy !== null} onClick={choose}>
+      <Button className="h-auto whitespace-normal py-2" disabled={busy !== null} onClick={choose}>
         {busy === 'pix-automatico' ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
         PIX Automático (renovação automática)
       </Button>
