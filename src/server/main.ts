@@ -5,6 +5,7 @@ import { connectDatabase } from './db/client'
 import { type Jobs, startJobs } from './jobs'
 import { checkApiPix } from './modules/pix/api-pix-check'
 import { registerPixWebhookAtStartup } from './modules/pix/pix-admin.service'
+import { registerAutomaticoWebhooksAtStartup } from './modules/pix-automatico/automatico.service'
 
 async function main() {
   const config = loadConfig()
@@ -32,6 +33,7 @@ async function main() {
   if (config.RUN_JOBS) jobs = await startJobs({ ...app.ctx, log: app.log })
   // PIX_PROVIDER=api-pix: PUT /webhook/{chave} (best effort; the admin PIX settings can retry it).
   void registerPixWebhookAtStartup({ ...app.ctx, log: app.log })
+  void registerAutomaticoWebhooksAtStartup({ ...app.ctx, log: app.log })
   app.log.info(`Pronto em ${config.appUrl} (banco: ${database.kind === 'pglite' ? 'PGlite embutido' : 'PostgreSQL'})`)
 }
 

@@ -11,6 +11,8 @@ export const siteConfigSchema = z
     cardMode: z.enum(['stripe', 'simulator']),
     /** 'api-pix': PIX payments are confirmed automatically through the PSP. */
     pixProvider: z.enum(['manual', 'api-pix']).optional(),
+    /** PIX_AUTOMATICO=true: checkout offers PIX Automático (monthly debit after one authorisation). */
+    pixAutomatico: z.boolean().optional(),
   })
   .meta({ id: 'SiteConfig' })
 export type SiteConfig = z.infer<typeof siteConfigSchema>

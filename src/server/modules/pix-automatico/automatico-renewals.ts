@@ -36,7 +36,7 @@ import {
   pixAutomaticoFailedMessage,
   pixAutomaticoNoticeMessage,
 } from '../lifecycle/notification-templates'
-import { enqueue, renderOverdue } from '../lifecycle/notifications.service'
+import { enqueue } from '../lifecycle/notifications.service'
 import { forEachClaimed, type PassResult } from '../lifecycle/pass-runner'
 import {
   type AutomaticoDeps,
@@ -506,17 +506,8 @@ async function fallBack(deps: AutomaticoDeps, charge: ChargeRow, now: Date) {
     const [payment] = await tx.select().from(payments).where(eq(payments.id, charge.paymentId))
     if (payment?.status !== 'pending') return
     await markPastDue(tx, now, charge.subscriptionId)
-    const [subscription] = await tx.select().from(subscriptions).where(eq(subscriptions.id, charge.subscriptionId))
-    if (subscription?.status === 'past_due') {
-      await tx
-        .update(payments)
-        .set({ status: 'pending_pix', pixChargeAttempts: 0, updatedAt: now })
-        .where(eq(payments.id, payment.id))
-      const rendered = await renderOverdue(tx, deps, charge.subscriptionId)
-      if (rendered) await enqueue(tx, now, rendered)
-    } else {
-      await backToInvoice(tx, deps, now, payment.id)
-    }
+    // The ordinary invoice with its PIX code (the 'overdue' notice went out when the subscription became past_due).
+    await backToInvoice(tx, deps, now, payment.id)
   })
 }
 

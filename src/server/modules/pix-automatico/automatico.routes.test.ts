@@ -135,7 +135,7 @@ describe('checkout (Journey 3)', () => {
     expect(result.pix.brCode).toContain('0014br.gov.bcb.pix')
     expect(result.pix.brCode).toMatch(/80\d\d0014br\.gov\.bcb\.pix25\d\d127\.0\.0\.1:\d+\/qr\/v2\/rec\//)
     expect(result.automatico.state).toBe('aguardando_autorizacao')
-    const rec = psp.automatico.rec(result.automatico.idRec) as Record<string, any>
+    const rec = psp.automatico.rec(result.automatico.idRec)
     expect(rec).toMatchObject({
       status: 'CRIADA',
       vinculo: {

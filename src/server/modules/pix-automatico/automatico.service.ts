@@ -46,7 +46,7 @@ import { apiPixActor } from '../pix/pix-confirm.service'
 import { pixAutomaticoRevokedMessage } from '../lifecycle/notification-templates'
 import { enqueue, renderInvoiceCreated } from '../lifecycle/notifications.service'
 import type { LifecycleDeps } from '../lifecycle/pass-runner'
-import { cancelRec, getRec, postLocrec, postRec, type Rec } from './rec-client'
+import { cancelRec, getRec, postLocrec, postRec, putRecWebhooks, type Rec } from './rec-client'
 
 export type AutomaticoDeps = LifecycleDeps
 
@@ -563,4 +563,16 @@ export function chargeMove(from: ChargeRow['status'], to: string): CobrStatus | 
   if (from === to) return null
   if (from === 'PENDENTE') return to
   return canMoveCobr(from, to) ? to : null
+}
+
+/** At start-up with PIX_AUTOMATICO=true: PUT /webhookrec and /webhookcobr (best effort, logged either way). */
+export async function registerAutomaticoWebhooksAtStartup(deps: AutomaticoDeps): Promise<void> {
+  if (!deps.pix || !automaticoEnabled(deps)) return
+  const webhookUrl = `${deps.config.appUrl.replace(/\/+$/, '')}/api/webhooks/pix`
+  try {
+    await putRecWebhooks(deps.pix, webhookUrl)
+    deps.log.info({ webhookUrl }, 'pix automático: rec/cobr webhooks registered at the PSP')
+  } catch (error) {
+    deps.log.warn({ err: error }, 'pix automático: rec/cobr webhooks not registered; the reconciliation still applies')
+  }
 }

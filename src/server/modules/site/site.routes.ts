@@ -13,6 +13,7 @@ export function publicSiteConfig(c: Config): SiteConfig {
     companyCredit: c.COMPANY_CREDIT,
     cardMode: c.STRIPE_SECRET_KEY ? 'stripe' : 'simulator',
     pixProvider: c.PIX_PROVIDER,
+    pixAutomatico: c.PIX_PROVIDER === 'api-pix' && c.PIX_AUTOMATICO === true,
   }
 }
 

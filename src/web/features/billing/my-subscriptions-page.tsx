@@ -25,6 +25,7 @@ import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
 import { pageFrom, subscriptionsQuery, useCancelSubscription } from '@/web/shared/billing/api'
 import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '@/web/shared/billing/status-badges'
 import { UpgradeDialog } from './upgrade-dialog'
+import { AutoRenewalPanel } from '@/web/shared/pix-automatico/auto-renewal-panel'
 
 /** After the card provider sends the customer back, its webhook may still be on the way: look again for a while. */
 const checkoutPollMs = 3000
@@ -161,6 +162,9 @@ function SubscriptionCard({
             <dd className="font-medium">{billingMethodLabel[subscription.billingMethod]}</dd>
           </div>
         </dl>
+        {subscription.billingMethod === 'pix' && subscription.status !== 'canceled' ? (
+          <AutoRenewalPanel subscriptionId={subscription.id} />
+        ) : null}
         {subscription.cancelAtPeriodEnd ? (
           <p className="flex items-start gap-2 rounded-md bg-muted p-3 text-sm">
             <CalendarClock className="mt-0.5 size-4 shrink-0" aria-hidden="true" />

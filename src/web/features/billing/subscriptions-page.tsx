@@ -13,6 +13,8 @@ import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { type PaymentMethod, PaymentMethodDialog } from '@/web/shared/billing/payment-method-dialog'
 import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
 import { plansOnSaleQuery, useCardCheckout, usePixCheckout } from '@/web/shared/billing/api'
+import { type AutoRenewal, usePixAutomaticoCheckout } from '@/web/shared/pix-automatico/api'
+import { AutomaticoExplanation } from '@/web/shared/pix-automatico/automatico-explanation'
 
 const isMethod = (value: string | null): value is PaymentMethod => value === 'pix' || value === 'card'
 
@@ -22,12 +24,28 @@ export function SubscriptionsPage() {
   const plans = useQuery(plansOnSaleQuery())
   const pixCheckout = usePixCheckout()
   const cardCheckout = useCardCheckout()
+  const automaticoCheckout = usePixAutomaticoCheckout()
+  const [automatico, setAutomatico] = useState<AutoRenewal | null>(null)
   const [chosen, setChosen] = useState<Plan | null>(null)
   const [charge, setCharge] = useState<PixCharge | null>(null)
   const [searchParams, setSearchParams] = useSearchParams()
   const autoStarted = useRef(false)
 
-  function start(plan: Plan, method: PaymentMethod) {
+  function start(plan: Plan, method: PaymentMethod, taxId = '') {
+    if (method === 'pix-automatico') {
+      automaticoCheckout.mutate(
+        { planId: plan.id, taxId },
+        {
+          onSuccess: (result) => {
+            setChosen(null)
+            setAutomatico(result.automatico)
+            setCharge(result.pix)
+          },
+        },
+      )
+      return
+    }
+    setAutomatico(null)
     if (method === 'card') {
       cardCheckout.mutate(plan.id)
       return
@@ -57,9 +75,11 @@ export function SubscriptionsPage() {
 
   const busy: PaymentMethod | null = pixCheckout.isPending
     ? 'pix'
-    : cardCheckout.isPending || cardCheckout.isSuccess
-      ? 'card'
-      : null
+    : automaticoCheckout.isPending
+      ? 'pix-automatico'
+      : cardCheckout.isPending || cardCheckout.isSuccess
+        ? 'card'
+        : null
 
   return (
     <div className="flex flex-col gap-6">
@@ -89,12 +109,13 @@ export function SubscriptionsPage() {
         onOpenChange={(open) => {
           if (!open && busy === null) setChosen(null)
         }}
-        onChoose={(method) => {
-          if (chosen) start(chosen, method)
+        onChoose={(method, taxId) => {
+          if (chosen) start(chosen, method, taxId)
         }}
         busy={busy}
       />
       <PixPaymentDialog open={charge !== null} onOpenChange={(open) => !open && setCharge(null)} charge={charge}>
+        {automatico ? <AutomaticoExplanation automatico={automatico} /> : null}
         <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
           <Button asChild variant="outline">
             <Link to={paths.payments}>Ver minhas faturas</Link>

@@ -5,14 +5,15 @@ import { Button } from '@/web/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
 import { formatBRL } from '@/web/lib/format'
 import { useSiteConfig } from '@/web/lib/site-config'
+import { PixAutomaticoChoice } from '@/web/shared/pix-automatico/pix-automatico-choice'
 
-export type PaymentMethod = 'pix' | 'card'
+export type PaymentMethod = 'pix' | 'card' | 'pix-automatico'
 
 export type PaymentMethodDialogProps = {
   plan: Plan | null
   open: boolean
   onOpenChange: (open: boolean) => void
-  onChoose: (method: PaymentMethod) => void
+  onChoose: (method: PaymentMethod, taxId?: string) => void
   /** The method whose checkout is starting: its button spins and both are disabled. */
   busy?: PaymentMethod | null
 }
@@ -20,6 +21,7 @@ export type PaymentMethodDialogProps = {
 /** 'Assinar {plano}': PIX (manual activation within 24 h) or card (immediate activation). */
 export function PaymentMethodDialog({ plan, open, onOpenChange, onChoose, busy = null }: PaymentMethodDialogProps) {
   const autoPix = useSiteConfig().pixProvider === 'api-pix'
+  const pixAutomatico = useSiteConfig().pixAutomatico === true
   // Opened from a plan card rather than a Radix trigger: keyboard focus must go back to the button that opened it.
   const returnFocus = useRef<HTMLElement | null>(null)
   return (
@@ -58,9 +60,10 @@ export function PaymentMethodDialog({ plan, open, onOpenChange, onChoose, busy =
                   ? 'Você recebe o código PIX copia e cola e o QR Code. A ativação é automática, em segundos após o pagamento.'
                   : 'Você recebe o código PIX copia e cola e o QR Code. A ativação é manual, em até 24 horas após o pagamento.'}
               </p>
+              {pixAutomatico ? <PixAutomaticoChoice plan={plan} busy={busy} onChoose={onChoose} /> : null}
               <Button variant="outline" disabled={busy !== null} onClick={() => onChoose('pix')}>
                 {busy === 'pix' ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-                Pagar com PIX
+                {pixAutomatico ? 'PIX (pagar só esta fatura)' : 'Pagar com PIX'}
               </Button>
             </section>
             <section

@@ -1,0 +1,123 @@
+// PIX Automático in the browser: a customer subscribes choosing 'PIX Automático (renovação automática)' with a CPF,
+// the fake PSP settles the composite code's charge (which approves the recurrence), and the subscription shows as
+// active with the automatic renewal on.
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pixTxidFor } from '../src/domain/pix-txid'
+import { demoPixSettings } from '../src/server/db/seed'
+import { type FakePsp, startFakePsp } from '../src/server/test/fake-psp/fake-psp'
+import { apiClient } from './support/api-client'
+import { launchBrowser, newPage, screenshot } from './support/browser'
+import { verifyEmailLink, waitForOutbox, whatsappCode } from './support/outbox'
+import { type RunningServer, startServer } from './support/server'
+
+let server: RunningServer
+let browser: Browser
+let psp: FakePsp
+
+beforeAll(async () => {
+  psp = await startFakePsp({ merchantKey: demoPixSettings.pixKey, callbackRetryDelayMs: 200 })
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      server = await startServer({
+        ...psp.env(),
+        PIX_AUTOMATICO: 'true',
+        PIX_AUTOMATICO_ACCOUNT: '0001:1234567:CORRENTE',
+        ADMIN_EMAIL: 'admin@example.com',
+        ADMIN_PASSWORD: 'senha-admin-1',
+      })
+      break
+    } catch (error) {
+      if (attempt === 3) throw error
+    }
+  }
+  browser = await launchBrowser()
+  // The server registers its webhook at start-up (best effort, after listening).
+  const deadline = Date.now() + 15_000
+  while (!psp.webhook(psp.merchantKey) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+}, 300_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  await psp?.stop()
+})
+
+const at = (path: string) => `${server.url}${path}`
+
+let phoneCounter = 0
+async function createAccount() {
+  phoneCounter += 1
+  const phone = `55858${String(Date.now() % 1e6).padStart(6, '0')}${String(phoneCounter).padStart(2, '0')}`.slice(0, 13)
+  const email = `pix${phone}@example.com`
+  const password = 'senha-segura-123'
+  const client = apiClient(server.url)
+  await client.post('/api/whatsapp/send-code', { phone_number: phone })
+  const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: phone }, whatsappCode)
+  await client.post('/api/whatsapp/verify-code', { phone_number: phone, code })
+  await client.post('/api/auth/sign-up', {
+    name: 'Ana Cliente',
+    companyName: 'Loja da Ana',
+    whatsappNumber: phone,
+    email,
+    password,
+  })
+  const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
+  await fetch(link, { redirect: 'manual' })
+  return { email, password }
+}
+
+async function signIn(page: Page, account: { email: string; password: string }) {
+  await page.goto(at('/login'))
+  await page.getByLabel('E-mail', { exact: true }).fill(account.email)
+  await page.getByLabel('Senha', { exact: true }).fill(account.password)
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click()
+  await page.waitForURL((url) => url.pathname === '/dashboard')
+}
+
+describe('PIX Automático (renovação automática)', () => {
+  it('subscribe with PIX Automático, the PSP settles and approves, the subscription is active with renewal on', async () => {
+    const page = await newPage(browser, 'desktop')
+    try {
+      await signIn(page, await createAccount())
+      await page.goto(at('/dashboard/subscriptions'))
+      await page.getByRole('button', { name: 'Assinar Básico' }).click()
+      const methodDialog = page.getByRole('dialog')
+      await methodDialog.getByRole('button', { name: 'PIX (pagar só esta fatura)', exact: true }).waitFor()
+      await methodDialog.getByLabel('CPF ou CNPJ do pagador').fill('529.982.247-24')
+      await methodDialog.getByRole('button', { name: 'PIX Automático (renovação automática)', exact: true }).click()
+      await methodDialog.getByText('CPF ou CNPJ inválido. Confira os números.').waitFor()
+      await methodDialog.getByLabel('CPF ou CNPJ do pagador').fill('529.982.247-25')
+      await screenshot(page, 'pix-automatico-choice-desktop')
+      await methodDialog.getByRole('button', { name: 'PIX Automático (renovação automática)', exact: true }).click()
+
+      const pixDialog = page.getByRole('dialog', { name: 'Pagamento via PIX' })
+      const codeBox = pixDialog.getByLabel('Código PIX copia e cola', { exact: true })
+      await codeBox.waitFor()
+      await pixDialog.getByText('PIX Automático: o que você autoriza').waitFor()
+      expect(await codeBox.inputValue()).toContain('/qr/v2/rec/')
+      await screenshot(page, 'pix-automatico-code-desktop')
+
+      const response = await page.request.get(at('/api/payments'))
+      const [payment] = ((await response.json()) as { items: Array<{ id: string }> }).items
+      await psp.controls.pay({ txid: pixTxidFor(payment?.id ?? '') })
+      await pixDialog.getByText('Pagamento confirmado!').waitFor({ timeout: 15_000 })
+
+      await pixDialog.getByRole('link', { name: 'Minhas assinaturas', exact: true }).click()
+      await page.waitForURL((url) => url.pathname === '/dashboard/my-subscriptions')
+      const card = page.getByRole('group', { name: 'Básico', exact: true }).first()
+      await card.getByText('Ativa', { exact: true }).waitFor({ timeout: 10_000 })
+      const renewal = card.getByRole('region', { name: 'Renovação automática via PIX' })
+      for (let i = 0; i < 20; i++) {
+        if ((await renewal.getByText('ativa', { exact: true }).count()) > 0) break
+        await page.reload()
+        await new Promise((r) => setTimeout(r, 500))
+      }
+      await renewal.getByText('ativa', { exact: true }).waitFor({ timeout: 10_000 })
+      await renewal.getByRole('button', { name: 'Desativar renovação automática' }).waitFor()
+      await screenshot(page, 'pix-automatico-active-desktop')
+    } finally {
+      await page.context().close()
+    }
+  }, 120_000)
+})
