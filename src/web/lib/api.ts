@@ -63,9 +63,9 @@ async function request<T>(method: string, url: string, body: unknown, schema?: z
 }
 
 export const api = {
-  get: <T>(url: string, schema?: z.ZodType<T>) => request<T>('GET', url, undefined, schema),
-  post: <T>(url: string, body: unknown = {}, schema?: z.ZodType<T>) => request<T>('POST', url, body, schema),
-  put: <T>(url: string, body: unknown = {}, schema?: z.ZodType<T>) => request<T>('PUT', url, body, schema),
-  patch: <T>(url: string, body: unknown = {}, schema?: z.ZodType<T>) => request<T>('PATCH', url, body, schema),
-  delete: <T>(url: string, schema?: z.ZodType<T>) => request<T>('DELETE', url, undefined, schema),
+  get: <T>(url: string, schema: z.ZodType<T>) => request<T>('GET', url, undefined, schema),
+  post: <T>(url: string, body: unknown, schema: z.ZodType<T>) => request<T>('POST', url, body, schema),
+  put: <T>(url: string, body: unknown, schema: z.ZodType<T>) => request<T>('PUT', url, body, schema),
+  patch: <T>(url: string, body: unknown, schema: z.ZodType<T>) => request<T>('PATCH', url, body, schema),
+  delete: <T>(url: string, schema: z.ZodType<T>) => request<T>('DELETE', url, undefined, schema),
 }

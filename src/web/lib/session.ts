@@ -21,7 +21,7 @@ export function useSessionUser(): { user: SessionUser | null | undefined; isLoad
 export function useSignOut() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => api.post('/api/auth/sign-out', {}),
+    mutationFn: () => api.post('/api/auth/sign-out', {}, okSchema),
     onSuccess: () => {
       queryClient.setQueryData(sessionQuery().queryKey, null)
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'site-config' })

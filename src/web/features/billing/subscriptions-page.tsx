@@ -10,16 +10,17 @@ import { PageHeader } from '@/web/components/ui/page-header'
 import { QueryState } from '@/web/components/query-state'
 import { EmptyState } from '@/web/components/ui/states'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { publicPlansQuery } from '@/web/shared/plans-query'
 import { type PaymentMethod, PaymentMethodDialog } from '@/web/shared/billing/payment-method-dialog'
 import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
-import { plansOnSaleQuery, useCardCheckout, usePixCheckout } from '@/web/shared/billing/api'
+import { useCardCheckout, usePixCheckout } from '@/web/shared/billing/api'
 
 const isMethod = (value: string | null): value is PaymentMethod => value === 'pix' || value === 'card'
 
 /** 'subscriptions': the plans on sale, and checkout by PIX (invoice + QR) or card (redirect to the provider). */
 export function SubscriptionsPage() {
   useDocumentTitle('Assinar um plano')
-  const plans = useQuery(plansOnSaleQuery())
+  const plans = useQuery(publicPlansQuery())
   const pixCheckout = usePixCheckout()
   const cardCheckout = useCardCheckout()
   const [chosen, setChosen] = useState<Plan | null>(null)

@@ -3,7 +3,10 @@ import { z } from 'zod'
 import { planSchema } from '@/domain/contracts/plans'
 import { api } from '@/web/lib/api'
 
-/** The plans on sale, cheapest first (the server's order). Under ['plans'] so saving a plan refreshes it. */
+/**
+ * The plans on sale, cheapest first (the server's order): the one query for GET /api/plans, used by the public plans
+ * page and the dashboard. Under ['plans'] so saving a plan refreshes it.
+ */
 export function publicPlansQuery() {
   return queryOptions({
     queryKey: ['plans', 'public'],
