@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { Plan } from '@/domain/contracts/plans'
 import type { SiteConfig } from '@/domain/contracts/site'
 import { sessionQuery } from '@/web/lib/session'
-import { publicPlansQuery } from '@/web/features/site/plans-api'
+import { publicPlansQuery } from '@/web/shared/plans-query'
 import { siteConfigQuery } from '@/web/lib/site-config'
 
 /**

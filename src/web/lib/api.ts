@@ -63,9 +63,18 @@ async function request<T>(method: string, url: string, body: unknown, schema?: z
 }
 
 export const api = {
-  get: <T>(url: string, schema?: z.ZodType<T>) => request<T>('GET', url, undefined, schema),
-  post: <T>(url: string, body: unknown = {}, schema?: z.ZodType<T>) => request<T>('POST', url, body, schema),
-  put: <T>(url: string, body: unknown = {}, schema?: z.ZodType<T>) => request<T>('PUT', url, body, schema),
-  patch: <T>(url: string, body: unknown = {}, schema?: z.ZodType<T>) => request<T>('PATCH', url, body, schema),
-  delete: <T>(url: string, schema?: z.ZodType<T>) => request<T>('DELETE', url, undefined, schema),
+  get: <T>(url: string, schema: z.ZodType<T>) => request<T>('GET', url, undefined, schema),
+  post: <T>(url: string, body: unknown, schema: z.ZodType<T>) => request<T>('POST', url, body, schema),
+  put: <T>(url: string, body: unknown, schema: z.ZodType<T>) => request<T>('PUT', url, body, schema),
+  patch: <T>(url: string, body: unknown, schema: z.ZodType<T>) => request<T>('PATCH', url, body, schema),
+  delete: <T>(url: string, schema: z.ZodType<T>) => request<T>('DELETE', url, undefined, schema),
+  /**
+   * The one exception to parsing: the reads every public page makes (session, site configuration, plans on sale) and
+   * the bare `{ ok }` of sign-out are typed, not parsed, so the public pages ship without zod (the performance
+   * budget). They come from our own server, which validates them against the same contracts on the way out.
+   */
+  public: {
+    get: <T>(url: string) => request<T>('GET', url, undefined),
+    post: <T>(url: string, body: unknown) => request<T>('POST', url, body),
+  },
 }

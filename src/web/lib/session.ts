@@ -8,7 +8,7 @@ export function sessionQuery() {
   return queryOptions({
     queryKey: ['session'],
     // Read without zod: public pages do not ship it (validation happens where data is entered).
-    queryFn: async () => (await api.get<{ user: SessionUser | null }>('/api/auth/session')).user,
+    queryFn: async () => (await api.public.get<{ user: SessionUser | null }>('/api/auth/session')).user,
     staleTime: 60_000,
   })
 }
@@ -22,7 +22,7 @@ export function useSessionUser(): { user: SessionUser | null | undefined; isLoad
 export function useSignOut() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => api.post('/api/auth/sign-out', {}),
+    mutationFn: () => api.public.post('/api/auth/sign-out', {}),
     onSuccess: () => {
       queryClient.setQueryData(sessionQuery().queryKey, null)
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'site-config' })
@@ -68,7 +68,7 @@ export function useSignOutAndLeave(leave: () => void) {
   const leaveSignedOut = useLeaveSignedOut(leave)
   return useMutation({
     // A bare { ok }: nothing to read, so no zod on public pages.
-    mutationFn: () => api.post('/api/auth/sign-out', {}),
+    mutationFn: () => api.public.post('/api/auth/sign-out', {}),
     onSuccess: leaveSignedOut,
     meta: { feedback: toasts.signOut },
   })

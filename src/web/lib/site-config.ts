@@ -6,7 +6,7 @@ export function siteConfigQuery() {
   return queryOptions({
     queryKey: ['site-config'],
     // Normally embedded in the page (src/web/app/embedded-state.ts); our own API's answer, read without zod.
-    queryFn: () => api.get<SiteConfig>('/api/site-config'),
+    queryFn: () => api.public.get<SiteConfig>('/api/site-config'),
     staleTime: Number.POSITIVE_INFINITY,
   })
 }

@@ -28,7 +28,7 @@ function useRefreshProfile() {
 export function useUpdateProfile() {
   const refresh = useRefreshProfile()
   return useMutation({
-    mutationFn: (input: ProfileUpdateInput) => api.patch<unknown>('/api/profile', input),
+    mutationFn: (input: ProfileUpdateInput) => api.patch('/api/profile', input, profileSchema),
     onSuccess: () => refresh(),
     meta: { feedback: toasts.profile },
   })
@@ -39,7 +39,7 @@ export function useChangeWhatsApp() {
   const refresh = useRefreshProfile()
   return useMutation({
     mutationFn: (whatsappNumber: string) =>
-      api.post<unknown>('/api/profile/whatsapp', { whatsapp_number: whatsappNumber }),
+      api.post('/api/profile/whatsapp', { whatsapp_number: whatsappNumber }, profileSchema),
     onSuccess: () => refresh(),
     meta: { feedback: toasts.whatsappChange },
   })

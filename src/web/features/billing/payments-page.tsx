@@ -12,13 +12,13 @@ import { QueryState } from '@/web/components/query-state'
 import { EmptyState } from '@/web/components/ui/states'
 import { formatBRL, formatDate } from '@/web/lib/format'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { publicPlansQuery } from '@/web/shared/plans-query'
 import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
 import {
   openInvoicesPageSize,
   pageFrom,
   paymentsQuery,
   pixChargeQuery,
-  plansOnSaleQuery,
   useInvoiceCardCheckout,
 } from '@/web/shared/billing/api'
 import { billingTexts, PaymentStatusBadge, refundLabelOf } from '@/web/shared/billing/status-badges'
@@ -42,7 +42,7 @@ export function subscriptionReference(payment: Payment): string {
 
 /** The plan an open invoice pays for (the target plan of an upgrade). */
 function planToCharge(payment: Payment): string | null {
-  if (payment.type === 'upgrade') return payment.targetPlanId ?? payment.metadata.targetPlanId ?? null
+  if (payment.type === 'upgrade') return payment.targetPlanId
   return payment.plan?.id ?? null
 }
 
@@ -76,7 +76,7 @@ export function PaymentsPage() {
     refetch: payments.refetch,
   }
   // Only to name the target plan of upgrade invoices; the page works without it.
-  const plans = useQuery(plansOnSaleQuery())
+  const plans = useQuery(publicPlansQuery())
   const planName = (id: string | null) => plans.data?.find((p) => p.id === id)?.name
   const [pixFor, setPixFor] = useState<string | null>(null)
 

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { ArrowLeft, Printer } from 'lucide-react'
 import { Link, useParams } from 'react-router'
+import type { PaymentReceipt } from '@/domain/contracts/billing'
 import { paths } from '@/web/app/paths'
 import { Button } from '@/web/components/ui/button'
 import { QueryError, Spinner } from '@/web/components/ui/states'
@@ -9,59 +10,27 @@ import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSiteConfig } from '@/web/lib/site-config'
 import { receiptQuery } from '@/web/shared/billing/api'
 
-const methodLabel: Record<string, string> = {
+const methodLabel: Record<PaymentReceipt['method'], string> = {
   pix: 'PIX',
   card: 'Cartão de crédito',
   manual_confirmation: 'PIX (confirmação manual)',
 }
 
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** The first of these dotted paths holding a non-empty string (or a number, as text). */
-function text(source: unknown, ...keys: string[]): string | undefined {
-  for (const key of keys) {
-    let value: unknown = source
-    for (const part of key.split('.')) value = isObject(value) ? value[part] : undefined
-    if (typeof value === 'string' && value.trim() !== '') return value
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value)
-  }
-  return undefined
-}
-
-/** The first of these paths holding a whole number of centavos. */
-function cents(source: unknown, ...keys: string[]): number | undefined {
-  for (const key of keys) {
-    let value: unknown = source
-    for (const part of key.split('.')) value = isObject(value) ? value[part] : undefined
-    if (typeof value === 'number' && Number.isSafeInteger(value)) return value
-  }
-  return undefined
-}
-
-/**
- * What the receipt shows, read defensively: the server owns the JSON's exact shape, so every field has fallbacks
- * and a missing one is simply left out instead of breaking the page.
- */
-export function readReceipt(data: unknown, fallbackId: string) {
+/** What the receipt shows, from the contract the server serialises with (receiptQuery parses it). */
+export function readReceipt(receipt: PaymentReceipt) {
   return {
-    paymentId: text(data, 'payment.id', 'paymentId', 'id') ?? fallbackId,
-    number: text(data, 'number', 'receiptNumber'),
-    amountCents: cents(data, 'amountCents', 'amount.cents', 'payment.amountCents', 'amount'),
-    paidAt: text(data, 'paidAt', 'payment.paidAt'),
-    issuedAt: text(data, 'issuedAt', 'createdAt'),
-    method: text(data, 'method', 'paymentMethod', 'payment.paymentMethod'),
-    pixEndToEndId: text(data, 'pixEndToEndId', 'payment.pixEndToEndId', 'endToEndId'),
-    planName: text(data, 'plan.name', 'planName', 'payment.plan.name'),
-    periodStart: text(data, 'period.start', 'periodStart', 'subscription.currentPeriodStart'),
-    periodEnd: text(data, 'period.end', 'periodEnd', 'subscription.currentPeriodEnd'),
-    customerName: text(data, 'customer.name', 'customerName'),
-    customerEmail: text(data, 'customer.email', 'customerEmail'),
-    customerCompany: text(data, 'customer.companyName', 'customer.company_name', 'customer.company'),
-    companyName: text(data, 'company.legalName', 'company.name', 'companyLegalName'),
-    companyCnpj: text(data, 'company.cnpj', 'companyCnpj'),
-    companyAddress: text(data, 'company.address', 'companyAddress'),
+    paymentId: receipt.payment.id,
+    amountCents: receipt.amountCents,
+    paidAt: receipt.paidAt,
+    method: receipt.method,
+    pixEndToEndId: receipt.pixEndToEndId ?? undefined,
+    planName: receipt.plan.name,
+    customerName: receipt.customer.name,
+    customerEmail: receipt.customer.email,
+    customerCompany: receipt.customer.companyName || undefined,
+    companyName: receipt.company.legalName || undefined,
+    companyCnpj: receipt.company.cnpj || undefined,
+    companyAddress: receipt.company.address || undefined,
   }
 }
 
@@ -88,13 +57,12 @@ export function ReceiptPage() {
       </div>
     )
   }
-  const r = readReceipt(receipt.data, id)
-  const method = r.method ? (methodLabel[r.method] ?? r.method) : undefined
+  const r = readReceipt(receipt.data)
+  const method = methodLabel[r.method]
   const rows: Array<[string, string | undefined]> = [
     ['Plano', r.planName],
-    ['Período', r.periodStart && r.periodEnd ? `${formatDate(r.periodStart)} – ${formatDate(r.periodEnd)}` : undefined],
-    ['Valor', r.amountCents !== undefined ? formatBRL(r.amountCents) : undefined],
-    ['Pago em', r.paidAt ? formatDate(r.paidAt) : undefined],
+    ['Valor', formatBRL(r.amountCents)],
+    ['Pago em', formatDate(r.paidAt)],
     ['Forma de pagamento', method],
     ['Identificador PIX (E2E)', r.pixEndToEndId],
     ['Pagamento', r.paymentId],
@@ -120,7 +88,6 @@ export function ReceiptPage() {
             <h1 id="recibo-title" className="text-2xl font-bold">
               Recibo de pagamento
             </h1>
-            {r.number ? <p className="text-sm text-muted-foreground">Nº {r.number}</p> : null}
           </div>
           <address className="flex flex-col text-sm not-italic sm:text-right">
             <span className="font-semibold uppercase">{r.companyName ?? site.companyLegalName}</span>
@@ -150,7 +117,6 @@ export function ReceiptPage() {
         </dl>
         <p className="text-xs text-muted-foreground">
           Recebemos o valor acima referente à assinatura mensal do plano indicado.
-          {r.issuedAt ? ` Emitido em ${formatDate(r.issuedAt)}.` : ''}
         </p>
       </article>
     </div>

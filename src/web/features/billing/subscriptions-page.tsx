@@ -10,9 +10,10 @@ import { PageHeader } from '@/web/components/ui/page-header'
 import { QueryState } from '@/web/components/query-state'
 import { EmptyState } from '@/web/components/ui/states'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { publicPlansQuery } from '@/web/shared/plans-query'
 import { type PaymentMethod, PaymentMethodDialog } from '@/web/shared/billing/payment-method-dialog'
 import { PixPaymentDialog } from '@/web/shared/billing/pix-payment-view'
-import { plansOnSaleQuery, useCardCheckout, usePixCheckout } from '@/web/shared/billing/api'
+import { useCardCheckout, usePixCheckout } from '@/web/shared/billing/api'
 import { type AutoRenewal, usePixAutomaticoCheckout } from '@/web/shared/pix-automatico/api'
 import { AutomaticoExplanation } from '@/web/shared/pix-automatico/automatico-explanation'
 
@@ -21,7 +22,7 @@ const isMethod = (value: string | null): value is PaymentMethod => value === 'pi
 /** 'subscriptions': the plans on sale, and checkout by PIX (invoice + QR) or card (redirect to the provider). */
 export function SubscriptionsPage() {
   useDocumentTitle('Assinar um plano')
-  const plans = useQuery(plansOnSaleQuery())
+  const plans = useQuery(publicPlansQuery())
   const pixCheckout = usePixCheckout()
   const cardCheckout = useCardCheckout()
   const automaticoCheckout = usePixAutomaticoCheckout()

@@ -7,7 +7,7 @@ import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSessionUser } from '@/web/lib/session'
 import type { PaymentMethod } from '@/web/shared/billing/payment-method-dialog'
-import { usePublicPlans } from './plans-api'
+import { usePublicPlans } from '@/web/shared/plans-query'
 import { AccountLinks, SitePage } from '@/web/shared/site/site-layout'
 
 // The dialog (and Radix with it) downloads when a plan is chosen, not with the page.

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
 import {
   cardCheckoutResultSchema,
+  paymentReceiptSchema,
   type PixCheckoutResult,
   paymentPageSchema,
   pixChargeSchema,
@@ -12,7 +12,6 @@ import {
   upgradeOptionsSchema,
   upgradeResultSchema,
 } from '@/domain/contracts/billing'
-import { planSchema } from '@/domain/contracts/plans'
 import { api } from '@/web/lib/api'
 import { toasts } from '@/web/lib/toasts'
 
@@ -74,7 +73,7 @@ export function pixChargeQuery(paymentId: string) {
 export function receiptQuery(paymentId: string) {
   return queryOptions({
     queryKey: [...billingKey, 'payments', paymentId, 'receipt'],
-    queryFn: () => api.get<unknown>(`/api/payments/${encodeURIComponent(paymentId)}/receipt`),
+    queryFn: () => api.get(`/api/payments/${encodeURIComponent(paymentId)}/receipt`, paymentReceiptSchema),
   })
 }
 
@@ -85,14 +84,6 @@ export function upgradeOptionsQuery(subscriptionId: string) {
       api.get(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/upgrade-options`, upgradeOptionsSchema),
     // Proration depends on the clock: always ask again when the dialog opens.
     staleTime: 0,
-  })
-}
-
-/** The plans on sale, under ['plans'] like the public page's query, so an admin's change refreshes both. */
-export function plansOnSaleQuery() {
-  return queryOptions({
-    queryKey: ['plans', 'public'],
-    queryFn: () => api.get('/api/plans', z.array(planSchema)),
   })
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { centsToDecimalString, toCents } from '@/domain/money'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
 import { Input } from '@/web/components/ui/input'
+import { CurrencyInput } from '@/web/components/form/currency-input'
 import { Field } from '@/web/components/form/field'
 import { FormDialogFooter } from '@/web/components/form/form-dialog-footer'
 import { formatBRL, formatDate } from '@/web/lib/format'
@@ -92,17 +93,7 @@ export function ConfirmPaymentDialog({
         ) : null}
         <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
           <Field label="Valor recebido" error={errors.amount?.message}>
-            {(control) => (
-              <div className="relative">
-                <span
-                  className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-muted-foreground"
-                  aria-hidden="true"
-                >
-                  R$
-                </span>
-                <Input inputMode="decimal" autoComplete="off" className="pl-10" {...control} {...register('amount')} />
-              </div>
-            )}
+            <CurrencyInput inputMode="decimal" autoComplete="off" {...register('amount')} />
           </Field>
           <Field
             label="ID da transação (E2E)"

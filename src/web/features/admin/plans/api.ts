@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
+import { okSchema } from '@/domain/contracts/auth'
 import { type Plan, type PlanInput, planSchema } from '@/domain/contracts/plans'
 import { api } from '@/web/lib/api'
 import { toasts } from '@/web/lib/toasts'
@@ -33,7 +34,7 @@ export function useSavePlan() {
 export function useDeletePlan() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => api.delete(planPath(id)),
+    mutationFn: (id: string) => api.delete(planPath(id), okSchema),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['plans'] }),
     meta: { feedback: toasts.planDelete },
   })

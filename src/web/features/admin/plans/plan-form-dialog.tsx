@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { useEffect, useId } from 'react'
 import { useForm } from 'react-hook-form'
 import type { Plan } from '@/domain/contracts/plans'
+import { CurrencyInput } from '@/web/components/form/currency-input'
 import { Field } from '@/web/components/form/field'
 import { FormDialogFooter } from '@/web/components/form/form-dialog-footer'
 import { CheckboxField } from '@/web/components/form/form-controls'
@@ -84,25 +85,7 @@ export function PlanFormDialog({
             <Textarea rows={2} className="min-h-16" {...register('description')} />
           </Field>
           <Field label="Preço" hint="Valor mensal em reais." error={errors.price?.message}>
-            {(control) => (
-              <div className="relative">
-                <span
-                  className="pointer-events-none absolute left-3 top-1/2 -translate-y-1/2 text-sm text-muted-foreground"
-                  aria-hidden="true"
-                >
-                  R$
-                </span>
-                <Input
-                  type="number"
-                  step="0.01"
-                  min="0.01"
-                  inputMode="decimal"
-                  className="pl-10"
-                  {...control}
-                  {...register('price')}
-                />
-              </div>
-            )}
+            <CurrencyInput type="number" step="0.01" min="0.01" inputMode="decimal" {...register('price')} />
           </Field>
           <Field
             label="Recursos"

@@ -3,6 +3,7 @@ import { toast } from 'sonner'
 import type { z } from 'zod'
 import {
   adminSubscriptionPageSchema,
+  adminSubscriptionSchema,
   adminSubscriptionSaveResultSchema,
   type adminSubscriptionInputSchema,
   adminUserPageSchema,
@@ -63,7 +64,8 @@ export function useSaveSubscription() {
 export function useAdminCancelSubscription() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => api.post(`/api/admin/subscriptions/${encodeURIComponent(id)}/cancel`, {}),
+    mutationFn: (id: string) =>
+      api.post(`/api/admin/subscriptions/${encodeURIComponent(id)}/cancel`, {}, adminSubscriptionSchema),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
     meta: { feedback: toasts.adminCancel },
   })

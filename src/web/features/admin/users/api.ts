@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { type adminUserSchema, adminUserPageSchema } from '@/domain/contracts/admin'
+import { adminUserPageSchema, adminUserSchema } from '@/domain/contracts/admin'
 import { api } from '@/web/lib/api'
 import { totalExactShape } from '@/web/features/admin/shared/page-schema'
 import { toasts } from '@/web/lib/toasts'
@@ -26,7 +26,9 @@ export function useSetRole() {
   return useMutation({
     // A role change needs the password again within 5 minutes: asked for in a dialog, then repeated.
     mutationFn: ({ user, roleId }: { user: AdminUser; roleId: 1 | 2 }) =>
-      withReauthentication(() => api.put(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role_id: roleId })),
+      withReauthentication(() =>
+        api.put(`/api/admin/users/${encodeURIComponent(user.id)}/role`, { role_id: roleId }, adminUserSchema),
+      ),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['admin'] }),
