@@ -85,6 +85,10 @@ export async function webBenchmark(): Promise<Figure[]> {
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
     ADMIN_MFA: 'optional',
+    // Production wants real providers; nothing here sends anything (loopback ports nobody listens on).
+    WHATSAPP_TOKEN: 'bench',
+    WHATSAPP_PHONE_NUMBER_ID: '1',
+    WHATSAPP_API_URL: 'http://127.0.0.1:1',
   })
   const chrome = await chromeLauncher.launch({
     chromePath,
