@@ -14,14 +14,26 @@ import './styles.css'
 const container = document.getElementById('root') as HTMLElement
 const queryClient = createQueryClient()
 
-// A prerendered form is on screen before React handles it: a submit then (Enter in the password field on a slow
-// connection) must not go out as a native GET with the fields in the URL. It waits and is replayed once hydrated.
-let hydrated = false
+// A prerendered page is on screen before React listens (its code is still loading). A submit then (Enter in the
+// password field on a slow connection) must not go out as a native GET with the fields in the URL, and a button
+// pressed then should still act: both are held and replayed once the page is hydrated. From hydrateRoot on, React
+// handles events itself.
+let listening = false
+let pendingClick: HTMLElement | null = null
 let pendingSubmit: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null
+document.addEventListener(
+  'click',
+  (event) => {
+    if (listening || !(event.target instanceof Element)) return
+    const target = event.target.closest<HTMLElement>('button, [role="button"]')
+    if (target) pendingClick = target
+  },
+  true,
+)
 document.addEventListener(
   'submit',
   (event) => {
-    if (hydrated) return
+    if (listening) return
     event.preventDefault()
     pendingSubmit = { form: event.target as HTMLFormElement, submitter: (event as SubmitEvent).submitter }
   },
@@ -30,10 +42,12 @@ document.addEventListener(
 
 function Hydrated() {
   useEffect(() => {
-    hydrated = true
-    const pending = pendingSubmit
+    const click = pendingClick
+    const submit = pendingSubmit
+    pendingClick = null
     pendingSubmit = null
-    if (pending?.form.isConnected) pending.form.requestSubmit(pending.submitter)
+    if (click?.isConnected) click.click()
+    else if (submit?.form.isConnected) submit.form.requestSubmit(submit.submitter)
   }, [])
   return null
 }
@@ -58,11 +72,16 @@ async function start() {
     if (state.prerendered) {
       // Its chunk is preloaded by the page's <link rel="modulepreload">: hydrate once it is here, in one pass.
       await preloadPage(window.location.pathname).catch(() => undefined)
+      listening = true
       hydrateRoot(container, app())
-    } else createRoot(container).render(app())
+    } else {
+      listening = true
+      createRoot(container).render(app())
+    }
     return
   }
   // A page served without the server's state (the Vite dev server): load what every page needs first.
+  listening = true
   const root = createRoot(container)
   try {
     await Promise.all([queryClient.fetchQuery(siteConfigQuery()), queryClient.prefetchQuery(sessionQuery())])
