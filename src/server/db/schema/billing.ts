@@ -58,6 +58,10 @@ export const subscriptions = pgTable(
     index('subscriptions_period_end_idx').on(t.currentPeriodEnd, t.id),
     // Admin home: cancellations scheduled this month (migration 0017).
     index('subscriptions_cancel_scheduled_idx').on(t.currentPeriodEnd).where(sql`${t.cancelAtPeriodEnd}`),
+    // The renewal and overdue passes' walk (migration 0021).
+    index('subscriptions_pix_in_force_idx')
+      .on(t.currentPeriodEnd, t.id)
+      .where(sql`${t.billingMethod} = 'pix' AND ${t.status} IN ('active', 'trialing') AND NOT ${t.cancelAtPeriodEnd}`),
   ],
 )
 export type SubscriptionRow = typeof subscriptions.$inferSelect
@@ -108,6 +112,8 @@ export const payments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // The renewal pass's "no renewal for this period yet" probe (migration 0021).
+    index('payments_renewal_due_idx').on(t.subscriptionId, t.dueDate).where(sql`${t.type} = 'renewal'`),
     check('payments_amount_check', sql`${t.amountCents} > 0`),
     check('payments_currency_check', sql`${t.currency} = 'BRL'`),
     check('payments_pix_reference_check', sql`${t.pixReference} is null or ${t.pixReference} ~ '^[A-Za-z0-9]{1,25}$'`),

@@ -1,8 +1,9 @@
 // How every lifecycle pass claims and handles rows (the rules are in lifecycle.service.ts).
-import { lte } from 'drizzle-orm'
+import { lte, type SQL, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { AppContext } from '../../context'
 import type { Executor, Tx } from '../../db/client'
+import { subscriptions } from '../../db/schema/billing'
 import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 
 export type LifecycleLog = {
@@ -22,15 +23,27 @@ export type LifecycleDeps = Pick<
 export type PassResult = { processed: number }
 export type Pass = (deps: LifecycleDeps, now: Date) => Promise<PassResult>
 
-/** Rows one pass handles per run at most; the rest waits for the next tick (a minute later). */
+/** Rows one delivery sweep handles per run at most; the rest waits for the next tick (a minute later). */
 export const maxRowsPerRun = 500
 
 /**
- * Claims one row at a time with `claim` (a SELECT … FOR UPDATE SKIP LOCKED inside the transaction), hands it to
- * `handle` in the same transaction, commits, and repeats. A row another worker holds is skipped, so two workers
- * share the work and never handle the same row at once; `handle` re-checks what it needs under the lock and
- * returns false when there was nothing left to do. Ids already seen in this run are excluded from the next
- * claims, so a row whose handling failed (logged, rolled back) cannot loop: it is retried on the next tick.
+ * Rows a detection pass claims and handles per transaction on PostgreSQL (one commit per batch instead of one per
+ * row: the commits were most of a pass's time at scale). PGlite is one connection shared with the requests, so
+ * there a transaction stays one row long and a request never waits behind a batch.
+ */
+export const claimBatchSize = { postgres: 50, pglite: 1 }
+
+/** A detection pass stops after this long and leaves the rest to the next tick (one tick never piles onto the next). */
+export const passBudgetMs = 45_000
+
+/**
+ * Claims up to a batch of rows, one `claim` at a time (a SELECT … FOR UPDATE SKIP LOCKED inside the transaction),
+ * hands each to `handle` in its own savepoint of the same transaction, commits the batch, and repeats until nothing
+ * is left (or passBudgetMs). A row another worker holds is skipped, so two workers share the work and never handle
+ * the same row at once; `handle` re-checks what it needs under the lock and returns false when there was nothing
+ * left to do. A row whose handling failed is rolled back to its savepoint (logged; the rest of the batch commits)
+ * and, like a skipped one, excluded from the next claims of this run: it is retried on the next tick. A handled row
+ * no longer matches its claim; one that does anyway is handled again, finds nothing to do and is excluded.
  */
 export async function forEachClaimed<Row extends { id: string }>(
   deps: LifecycleDeps,
@@ -40,27 +53,58 @@ export async function forEachClaimed<Row extends { id: string }>(
 ): Promise<number> {
   // Most ticks find nothing: one autocommit query says so, instead of a transaction per pass.
   if (!(await claim(deps.db, []))) return 0
+  const batch = deps.database.kind === 'postgres' ? claimBatchSize.postgres : claimBatchSize.pglite
+  const started = performance.now()
   let processed = 0
-  const seen: string[] = []
-  while (seen.length < maxRowsPerRun) {
-    let claimed: string | undefined
-    try {
-      const outcome = await deps.db.transaction(async (tx) => {
-        const row = await claim(tx, seen)
-        if (!row) return 'none' as const
-        claimed = row.id
-        return (await handle(tx, row)) ? ('done' as const) : ('skipped' as const)
-      })
-      if (outcome === 'none') break
-      if (claimed) seen.push(claimed)
-      if (outcome === 'done') processed += 1
-    } catch (error) {
-      if (!claimed) throw error // the claim itself failed: the database is unwell, let the job fail and retry
-      seen.push(claimed)
-      deps.log.error({ err: error, pass, id: claimed }, 'lifecycle: a row failed; it is retried on the next tick')
-    }
+  const excluded: string[] = [] // skipped or failed in this run
+  const handled = new Set<string>()
+  let more = true
+  while (more && performance.now() - started < passBudgetMs) {
+    const done = await deps.db.transaction(async (tx) => {
+      let n = 0
+      for (let i = 0; i < batch; i++) {
+        const row = await claim(tx, excluded)
+        if (!row) {
+          more = false
+          break
+        }
+        try {
+          const ok = await tx.transaction((sp) => handle(sp, row))
+          if (ok && !handled.has(row.id)) {
+            handled.add(row.id)
+            n += 1
+          } else excluded.push(row.id)
+        } catch (error) {
+          excluded.push(row.id)
+          deps.log.error({ err: error, pass, id: row.id }, 'lifecycle: a row failed; it is retried on the next tick')
+        }
+      }
+      return n
+    })
+    processed += done
   }
   return processed
+}
+
+/**
+ * Where a pass's claims ordered by (current_period_end, id) resume within one run: each claim starts at the row it
+ * returned last (inclusive: that row is looked at again, and no longer matches once handled; a skipped or failed one
+ * is in `seen`). Without it every claim walked again over all the rows handled before it in the run (still in the
+ * index range), which made a run quadratic in the rows due. A row passed over because another worker held it is
+ * that worker's; if its handling fails there, the next tick (a new cursor) sees it again.
+ */
+export function claimCursor() {
+  let last: { end: Date; id: string } | null = null
+  return {
+    from(): SQL | undefined {
+      if (!last) return undefined
+      return sql`(${subscriptions.currentPeriodEnd}, ${subscriptions.id}) >= (${last.end.toISOString()}::timestamptz, ${last.id})`
+    },
+    moved<Row extends { id: string; currentPeriodEnd: Date }>(row: Row | undefined): Row | undefined {
+      if (row) last = { end: row.currentPeriodEnd, id: row.id }
+      return row
+    },
+  }
 }
 
 const running = new WeakMap<object, Map<string, Promise<unknown>>>()

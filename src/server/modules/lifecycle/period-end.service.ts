@@ -7,7 +7,7 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { audit, systemActor } from '../audit/audit'
 import { type CancelReason, overdueGraceDays } from './notification-templates'
 import { enqueue, renderCanceled, renderOverdue } from './notifications.service'
-import { forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
+import { claimCursor, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
 import type { SubscriptionRow } from '../../db/schema/billing'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import { automaticoHoldsCycle } from '../pix-automatico/automatico-renewals'
@@ -28,6 +28,7 @@ function snapshot(s: SubscriptionRow) {
 
 /** One PIX subscription in the given statuses matching `where`, locked; others' locked rows are skipped. */
 function claimPix(statuses: SubscriptionStatus[], where: ReturnType<typeof and>) {
+  const cursor = claimCursor()
   return async (tx: Executor, seen: string[]) => {
     const [row] = await tx
       .select()
@@ -37,13 +38,14 @@ function claimPix(statuses: SubscriptionStatus[], where: ReturnType<typeof and>)
           eq(subscriptions.billingMethod, 'pix'),
           inArray(subscriptions.status, statuses),
           where,
+          cursor.from(),
           notInArray(subscriptions.id, seen),
         ),
       )
       .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
       .limit(1)
       .for('update', { skipLocked: true })
-    return row
+    return cursor.moved(row)
   }
 }
 

@@ -6,7 +6,7 @@ import { plans } from '../../db/schema/plans'
 import { audit, systemActor } from '../audit/audit'
 import { issuePixInvoice } from '../billing/pix-invoice'
 import { enqueue, renderInvoiceCreated } from './notifications.service'
-import { forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
+import { claimCursor, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
 
 /** The renewal invoice is issued this many days before the period ends, and is due when it ends. */
 export const renewalLeadDays = 3
@@ -27,6 +27,7 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
     where ${payments.subscriptionId} = ${subscriptions.id}
       and ${payments.type} = 'renewal'
       and ${payments.dueDate} = ${subscriptions.currentPeriodEnd})`
+  const cursor = claimCursor()
   const processed = await forEachClaimed(
     deps,
     'renewals',
@@ -41,13 +42,14 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
             eq(subscriptions.cancelAtPeriodEnd, false),
             lte(subscriptions.currentPeriodEnd, horizon),
             noRenewalYet,
+            cursor.from(),
             notInArray(subscriptions.id, seen),
           ),
         )
         .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
         .limit(1)
         .for('update', { skipLocked: true })
-      return row
+      return cursor.moved(row)
     },
     async (tx, subscription) => {
       const [plan] = await tx.select().from(plans).where(eq(plans.id, subscription.planId)).limit(1)
