@@ -69,7 +69,7 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
             cookie: customer!.cookie,
             ip: customer!.ip,
           })
-        const first = await underKill(send, 400)
+        const first = await underKill(send, 1500)
         let retry = await send()
         for (let i = 0; i < 20 && retry.status !== 200; i++) {
           await sleep(250)
@@ -107,7 +107,7 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
             cookie: admin.cookie,
             ip: admin.ip,
           })
-        const first = await underKill(send, 400)
+        const first = await underKill(send, 1500)
         if (first.status === 200) counts.answered2xxBeforeKill++
         else counts.killedBeforeAnswer++
         let retry = await send()
