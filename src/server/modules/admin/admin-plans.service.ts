@@ -9,7 +9,7 @@ import type { z } from 'zod'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { type Actor, audit } from '../audit/audit'
-import { toPlan } from '../plans/plans.repo'
+import { toPlan } from '../plans/plans.service'
 import type { AdminDeps } from './admin-subscriptions.service'
 
 export type PlanInputParsed = z.infer<typeof planInputSchema>

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { planSchema } from '../../../domain/contracts/plans'
-import { listPlans } from './plans.repo'
+import { listPlans } from './plans.service'
 
 export const plansRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
