@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { readOutbox } from '../messaging/outbox'
-import { useTestApp, ipSource, postFrom, getSession } from '../../test/http'
+import { fileTestApp, ipSource, postFrom, getSession } from '../../test/http'
 import { lastEmailLink, lastWhatsAppCode, responseCookies, uniquePhone } from '../../test/users'
 
 const password = 'senha-segura-123'
 const newPassword = 'nova-senha-456'
 
-const t = useTestApp()
+const t = fileTestApp()
 
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
 const newIp = ipSource(4)

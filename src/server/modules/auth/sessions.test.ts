@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { sessions } from '../../db/schema/auth'
 import { readOutbox } from '../messaging/outbox'
-import { useTestApp, ipSource, postFrom, getSession } from '../../test/http'
+import { fileTestApp, ipSource, postFrom, getSession } from '../../test/http'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { lastEmailLink, lastWhatsAppCode, uniquePhone } from '../../test/users'
 
 const password = 'senha-segura-123'
 
-const t = useTestApp()
+const t = fileTestApp()
 
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
 const newIp = ipSource(3)

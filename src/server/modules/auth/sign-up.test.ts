@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { profiles } from '../../db/schema/auth'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
-import { useTestApp, ipSource, postFrom } from '../../test/http'
+import { fileTestApp, ipSource, postFrom } from '../../test/http'
 import { lastEmailLink, lastWhatsAppCode, responseCookies, signIn, uniquePhone } from '../../test/users'
 
 const minute = 60_000
 const password = 'senha-segura-123'
 
-const t = useTestApp()
+const t = fileTestApp()
 
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
 const newIp = ipSource(2)

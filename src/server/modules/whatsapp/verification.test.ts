@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
 import type { WhatsAppSender } from '../messaging/whatsapp'
-import { useTestApp, ipSource } from '../../test/http'
+import { fileTestApp, ipSource } from '../../test/http'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { lastWhatsAppCode, origin, responseCookies, uniquePhone } from '../../test/users'
 
 const minute = 60_000
 const invalidNumber = 'Por favor, insira um número de WhatsApp válido (apenas números).'
 
-const t = useTestApp()
+const t = fileTestApp()
 
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
 const newIp = ipSource(1)
