@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sessions } from './db/schema/auth'
 import { createTestApp, type TestApp } from './test/test-app'
 import { createUser } from './test/users'
+import { listRoutes } from './test/http'
 
 let t: TestApp
 beforeAll(async () => {
@@ -12,22 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close()
 })
-
-/** Every route the server answers, read from Fastify's own route tree. */
-function listRoutes(app: FastifyInstance): { method: string; url: string }[] {
-  const routes: { method: string; url: string }[] = []
-  const stack: string[] = []
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = line.match(/^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/u)
-    if (!match) continue
-    const depth = (match[1] ?? '').length / 4
-    stack.length = depth
-    stack.push(match[2] ?? '')
-    for (const method of (match[3] ?? '').split(',').map((m) => m.trim()))
-      if (method) routes.push({ method, url: stack.join('') })
-  }
-  return routes
-}
 
 describe('health', () => {
   it('answers ok with the database up, never cached', async () => {

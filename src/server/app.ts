@@ -33,7 +33,7 @@ import { createWhatsAppSender, type WhatsAppSender } from './modules/messaging/w
 import { plansRoutes } from './modules/plans/plans.routes'
 import { profileRoutes } from './modules/profile/profile.routes'
 import { publicConfigRoutes, publicSiteConfig } from './modules/site/site.routes'
-import { listPlans } from './modules/plans/plans.repo'
+import { listPlans } from './modules/plans/plans.service'
 import { cardSimulatorRoutes } from './modules/stripe/card-simulator.routes'
 import { createSimulatorGateway } from './modules/stripe/card-simulator.service'
 import { createStripeGateway } from './modules/stripe/stripe-gateway'

@@ -16,6 +16,7 @@
 // answers the page's rows (loaded by the caller from the page's id subquery) with the total.
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from './client'
+import { profiles } from './schema/auth'
 
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number; totalExact: boolean }
 
@@ -117,4 +118,12 @@ export function sortKeysOf(sorts: Record<string, SQL[]>, sort: string | undefine
   const keys = sort && Object.hasOwn(sorts, sort) ? sorts[sort] : sorts.created_at
   if (!keys) throw new Error('a sort table without created_at')
   return keys
+}
+
+/**
+ * The text the admin search looks in: the exact expression of the index profiles_search_trgm_idx (schema/auth.ts).
+ * Change both together, or the planner stops using the index.
+ */
+export function profileSearchText(): SQL {
+  return sql`(${profiles.name} || ' ' || ${profiles.email} || ' ' || ${profiles.companyName} || ' ' || ${profiles.whatsappNumber})`
 }

@@ -10,7 +10,7 @@ import { origin } from './users'
  * The file's test app: started in beforeAll, closed in afterAll. The handle reads the running app, so it can be
  * used in tests and helpers declared at the top of the file.
  */
-export function useTestApp(options?: Parameters<typeof createTestApp>[0]): TestApp {
+export function fileTestApp(options?: Parameters<typeof createTestApp>[0]): TestApp {
   let current: TestApp | undefined
   beforeAll(async () => {
     current = await createTestApp(options)

@@ -37,7 +37,7 @@ export const profiles = pgTable(
     index('profiles_name_idx').on(t.name, t.id, t.roleId),
     index('profiles_email_role_idx').on(t.email, t.id, t.roleId),
     // Admin search (ILIKE '%q%'): one trigram index over the searchable text. The admin repo repeats this expression
-    // exactly (profileSearchText in modules/admin/admin-lists.repo.ts), or the planner cannot use the index.
+    // exactly (profileSearchText in db/paging.ts), or the planner cannot use the index.
     index('profiles_search_trgm_idx').using(
       'gin',
       sql`(${t.name} || ' ' || ${t.email} || ' ' || ${t.companyName} || ' ' || ${t.whatsappNumber}) gin_trgm_ops`,

@@ -15,6 +15,7 @@ import type { Executor } from '../../db/client'
 import {
   type Arm,
   containsPattern,
+  profileSearchText,
   type ListOptions,
   type ListSpec,
   type Page,
@@ -34,14 +35,6 @@ export type AdminUser = z.infer<typeof adminUserSchema>
 export type AdminSubscriptionsQuery = z.infer<typeof adminSubscriptionsQuerySchema>
 export type AdminPaymentsQuery = z.infer<typeof adminPaymentsQuerySchema>
 export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>
-
-/**
- * The text the admin search looks in: the exact expression of the index profiles_search_trgm_idx (schema/auth.ts).
- * Change both together, or the planner stops using the index.
- */
-export function profileSearchText(): SQL {
-  return sql`(${profiles.name} || ' ' || ${profiles.email} || ' ' || ${profiles.companyName} || ' ' || ${profiles.whatsappNumber})`
-}
 
 const planRef = { id: plans.id, name: plans.name, priceCents: plans.priceCents }
 const customerRef = { id: profiles.id, name: profiles.name, email: profiles.email }

@@ -10,7 +10,7 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { type Actor, audit } from '../audit/audit'
 import { plansChanged } from '../plans/plans-cache'
-import { toPlan } from '../plans/plans.repo'
+import { toPlan } from '../plans/plans.service'
 import type { AdminDeps } from './admin-subscriptions.service'
 
 export type PlanInputParsed = z.infer<typeof planInputSchema>

@@ -1,38 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readOutbox } from '../messaging/outbox'
-import { createTestApp, type TestApp } from '../../test/test-app'
-import { lastEmailLink, lastWhatsAppCode, origin, responseCookies, uniquePhone } from '../../test/users'
+import { fileTestApp, ipSource, postFrom, getSession } from '../../test/http'
+import { lastEmailLink, lastWhatsAppCode, responseCookies, uniquePhone } from '../../test/users'
 
 const password = 'senha-segura-123'
 const newPassword = 'nova-senha-456'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await createTestApp()
-})
-afterAll(async () => {
-  await t?.close()
-})
+const t = fileTestApp()
 
-let ipCounter = 0
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
-function newIp(): string {
-  ipCounter += 1
-  return `10.4.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
-}
+const newIp = ipSource(4)
 
 function post(url: string, payload: Record<string, unknown>, ip = newIp(), cookie?: string) {
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { origin, ...(cookie ? { cookie } : {}) },
-    remoteAddress: ip,
-  })
+  return postFrom(t.app, url, payload, ip, cookie)
 }
 
 function session(cookie: string) {
-  return t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie } })
+  return getSession(t.app, cookie)
 }
 
 async function signIn(email: string, pass: string) {

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
-import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { profiles } from '../../db/schema/auth'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { createUser, get, post, type TestUser } from '../../test/users'
+import { listRoutes } from '../../test/http'
 
 let t: TestApp
 let user: TestUser
@@ -18,22 +18,6 @@ afterAll(async () => {
 async function roleOf(id: string): Promise<number | undefined> {
   const [row] = await t.database.db.select({ roleId: profiles.roleId }).from(profiles).where(eq(profiles.id, id))
   return row?.roleId
-}
-
-/** Every route the server answers, read from Fastify's own route tree. */
-function listRoutes(app: FastifyInstance): { method: string; url: string }[] {
-  const routes: { method: string; url: string }[] = []
-  const stack: string[] = []
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = line.match(/^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/u)
-    if (!match) continue
-    const depth = (match[1] ?? '').length / 4
-    stack.length = depth
-    stack.push(match[2] ?? '')
-    for (const method of (match[3] ?? '').split(',').map((m) => m.trim()))
-      if (method) routes.push({ method, url: stack.join('') })
-  }
-  return routes
 }
 
 const roleFields = {

@@ -1,40 +1,21 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { sessions } from '../../db/schema/auth'
 import { readOutbox } from '../messaging/outbox'
+import { fileTestApp, ipSource, postFrom, getSession } from '../../test/http'
 import { createTestApp, type TestApp } from '../../test/test-app'
-import { lastEmailLink, lastWhatsAppCode, origin, uniquePhone } from '../../test/users'
+import { lastEmailLink, lastWhatsAppCode, uniquePhone } from '../../test/users'
 
 const password = 'senha-segura-123'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await createTestApp()
-})
-afterAll(async () => {
-  await t?.close()
-})
+const t = fileTestApp()
 
-let ipCounter = 0
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
-function newIp(): string {
-  ipCounter += 1
-  return `10.3.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
-}
+const newIp = ipSource(3)
 
-function post(app: TestApp['app'], url: string, payload: Record<string, unknown>, ip: string, cookie?: string) {
-  return app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { origin, ...(cookie ? { cookie } : {}) },
-    remoteAddress: ip,
-  })
-}
+const post = postFrom
 
-function session(app: TestApp['app'], cookie?: string) {
-  return app.inject({ method: 'GET', url: '/api/auth/session', headers: cookie ? { cookie } : {} })
-}
+const session = getSession
 
 function setCookies(response: { headers: Record<string, unknown> }): string[] {
   const value = response.headers['set-cookie']

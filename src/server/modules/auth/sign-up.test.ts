@@ -1,37 +1,21 @@
 import { and, eq, isNotNull } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { profiles } from '../../db/schema/auth'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
-import { createTestApp, type TestApp } from '../../test/test-app'
-import { lastEmailLink, lastWhatsAppCode, origin, responseCookies, signIn, uniquePhone } from '../../test/users'
+import { fileTestApp, ipSource, postFrom } from '../../test/http'
+import { lastEmailLink, lastWhatsAppCode, responseCookies, signIn, uniquePhone } from '../../test/users'
 
 const minute = 60_000
 const password = 'senha-segura-123'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await createTestApp()
-})
-afterAll(async () => {
-  await t?.close()
-})
+const t = fileTestApp()
 
-let ipCounter = 0
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
-function newIp(): string {
-  ipCounter += 1
-  return `10.2.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
-}
+const newIp = ipSource(2)
 
 function post(url: string, payload: Record<string, unknown>, ip: string, cookie?: string) {
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { origin, ...(cookie ? { cookie } : {}) },
-    remoteAddress: ip,
-  })
+  return postFrom(t.app, url, payload, ip, cookie)
 }
 
 /** The browser that verified each number (its verification cookie): sign-ups of that number come from it. */

@@ -27,10 +27,10 @@ import { canCustomerCancel, canUpgrade, isOpenPayment } from '../../../domain/su
 import type { AppContext } from '../../context'
 import type { Tx } from '../../db/client'
 import { type Actor, audit, systemActor } from '../audit/audit'
-import { toPlan } from '../plans/plans.repo'
+import { toPlan } from '../plans/plans.service'
 import { upgradeCardPending } from './card-upgrade.service'
 import { issuePixInvoice, type PixDeps, withPspCharge } from './pix-invoice'
-import { getPixSettings, pixChargeFor, requirePixConfig } from '../pix/pix-settings.repo'
+import { getPixSettings, pixChargeFor, requirePixConfig } from '../pix/pix.service'
 import { hitRateLimit } from '../rate-limit/rate-limit'
 import {
   isStaleUpgrade,

@@ -29,7 +29,7 @@ import { type CardPlanChangeStatus, cardPlanChanges } from '../../db/schema/stri
 import { type Actor, audit } from '../audit/audit'
 import { cardUpgradeDeclinedMessage } from '../lifecycle/notification-templates'
 import { enqueue } from '../lifecycle/notifications.service'
-import { toPlan } from '../plans/plans.repo'
+import { toPlan } from '../plans/plans.service'
 import { getPlanRow, listHigherPlans, lockUserSubscription, toSubscription } from './billing.repo'
 import type { BillingDeps } from './billing.service'
 import type { CardPlanChangeOutcome } from './card-gateway'

@@ -27,7 +27,7 @@ import type { AppContext } from '../../context'
 import { payments } from '../../db/schema/billing'
 import { ApiPixError } from '../pix/api-pix-client'
 import { cobBody, cobExpiresAt } from '../pix/api-pix-types'
-import { getPixSettings, requirePixConfig } from '../pix/pix-settings.repo'
+import { getPixSettings, requirePixConfig } from '../pix/pix.service'
 import type { PaymentRow } from '../../db/schema/billing'
 
 /** The BR Code reference's prefix names what the invoice is for (seen in the bank statement and the admin lists). */

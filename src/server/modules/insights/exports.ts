@@ -7,8 +7,7 @@ import { Readable } from 'node:stream'
 import { type SQL, sql } from 'drizzle-orm'
 import { paymentStatusLabel, subscriptionStatusLabel } from '../../../domain/subscription-status'
 import type { Executor } from '../../db/client'
-import { containsPattern } from '../../db/paging'
-import { profileSearchText } from '../admin/admin-lists.repo'
+import { containsPattern, profileSearchText } from '../../db/paging'
 
 export const batchSize = 1000
 

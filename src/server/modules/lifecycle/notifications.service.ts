@@ -9,8 +9,8 @@ import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { isTemplateError, sendTemplateWith, sendTextWith, utilityTemplate } from '../messaging/whatsapp'
-import { getPixSettings, pixChargeFor } from '../pix/pix-settings.repo'
-import { recordOutbound } from '../whatsapp/messages.repo'
+import { getPixSettings, pixChargeFor } from '../pix/pix.service'
+import { recordOutbound } from '../whatsapp/messages.service'
 import {
   type CancelReason,
   cancelScheduledMessage,

@@ -2,9 +2,11 @@
 // platform was last told (subscriptions_provisioned_state), recorded as platform_events, delivered in order per
 // subscription, signed, at least once. Rules: lifecycle.service.ts.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { and, asc, count, desc, eq, gte, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { addDays } from '../../../domain/billing-period'
+import { type PlatformEventType, platformTransition } from '../../../domain/provisioning'
+import { provisionedStatuses } from '../../../domain/subscription-status'
 import type { Executor } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { subscriptions } from '../../db/schema/billing'
@@ -16,7 +18,7 @@ import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, swee
 import type { PlatformEventRow } from '../../db/schema/lifecycle'
 import { loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
 
-export type PlatformEventType = 'subscription.activated' | 'subscription.plan_changed' | 'subscription.ended'
+export type { PlatformEventType }
 export type PlatformEventStatus = 'pending' | 'delivered' | 'skipped'
 
 /** The JSON the platform receives (snake_case, like the rest of the webhook world). */
@@ -37,9 +39,6 @@ export const platformRequestTimeoutMs = 10_000
 
 const actor = systemActor('billing')
 const state = alias(subscriptionsProvisionedState, 'provisioned')
-
-/** Statuses in which the customer has the platform (past_due keeps it during the grace days). */
-const provisionedStatuses = ['active', 'trialing', 'past_due'] as const
 
 /** Receivers refuse a signature whose timestamp is further than this from their clock (README, provisioning). */
 export const signatureToleranceS = 300
@@ -81,7 +80,8 @@ export function verifySignature(
  */
 export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Promise<PassResult> {
   const since = addDays(now, -detectionWindowDays)
-  const provisioned = sql`${subscriptions.status} in ('active', 'trialing', 'past_due')`
+  // The SQL twin of domain/provisioning.ts platformTransition: every row it would answer an event for.
+  const provisioned = inArray(subscriptions.status, provisionedStatuses)
   const differs = or(
     and(isNull(state.subscriptionId), provisioned),
     and(eq(state.state, 'ended'), provisioned),
@@ -126,16 +126,11 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
         .from(subscriptionsProvisionedState)
         .where(eq(subscriptionsProvisionedState.subscriptionId, id))
         .for('update')
-      const isProvisioned = (provisionedStatuses as readonly string[]).includes(subscription.status)
-      let type: PlatformEventType | null = null
-      if (isProvisioned && (!last || last.state === 'ended')) type = 'subscription.activated'
-      else if (!isProvisioned && last?.state === 'active') type = 'subscription.ended'
-      else if (
-        isProvisioned &&
-        last &&
-        (last.planId !== plan.id || last.boxQuantity !== plan.boxQuantity || last.agentQuantity !== plan.agentQuantity)
-      )
-        type = 'subscription.plan_changed'
+      const type = platformTransition(subscription.status, last ?? null, {
+        planId: plan.id,
+        boxQuantity: plan.boxQuantity,
+        agentQuantity: plan.agentQuantity,
+      })
       if (!type) return false
 
       const eventId = randomUUID()

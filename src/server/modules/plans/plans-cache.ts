@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import pg from 'pg'
 import type { Plan } from '../../../domain/contracts/plans'
 import type { Database, Db } from '../../db/client'
-import { listPlans } from './plans.repo'
+import { listPlans } from './plans.service'
 
 export const plansChannel = 'plans_changed'
 

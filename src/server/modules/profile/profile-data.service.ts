@@ -24,7 +24,7 @@ import {
 import type { AppContext } from '../../context'
 import { audit } from '../audit/audit'
 import { hitRateLimit, type RateRule } from '../rate-limit/rate-limit'
-import { deletePersonalMessages, personalMessages } from '../whatsapp/messages.repo'
+import { deletePersonalMessages, personalMessages } from '../whatsapp/messages.service'
 import {
   anonymiseNotifications,
   anonymiseProfile,

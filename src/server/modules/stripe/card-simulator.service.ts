@@ -11,6 +11,7 @@ import type { CardGateway } from '../billing/card-gateway'
 import { checkoutUrls, type GatewayLog } from './stripe-gateway'
 import { handleStripeEvent, type StripeEventDeps } from './stripe-events.service'
 import type { StripeEventInput } from './stripe-objects'
+import { findPlan } from '../plans/plans.service'
 import * as repo from './stripe.repo'
 import type { SimulatorSessionRow } from '../../db/schema/stripe'
 
@@ -149,7 +150,7 @@ async function loadSimSubscription(deps: SimulatorDeps, stripeSubscriptionId: st
   if (!stripeSubscriptionId.startsWith('sub_sim_')) throw new DomainError('card_unavailable')
   const row = await repo.findByStripeId(deps.db, stripeSubscriptionId)
   if (!row) throw new DomainError('subscription_not_found')
-  const plan = await repo.findPlan(deps.db, row.planId)
+  const plan = await findPlan(deps.db, row.planId)
   return {
     id: stripeSubscriptionId,
     customerId: row.stripeCustomerId ?? `cus_sim_${row.userId}`,

@@ -43,6 +43,7 @@ import {
   type SubscriptionSnapshot,
   subscriptionIdOf,
 } from './stripe-objects'
+import { findPlan } from '../plans/plans.service'
 import * as repo from './stripe.repo'
 import { isProvisioned } from '../../../domain/subscription-status'
 import type { NewSubscriptionRow, SubscriptionRow } from '../../db/schema/billing'
@@ -244,12 +245,12 @@ async function expectedAmount(
   targetPlanId: string | null,
 ): Promise<{ exact?: number; max?: number } | null> {
   if (type === 'upgrade') {
-    const target = targetPlanId ? await repo.findPlan(c.tx, targetPlanId) : null
+    const target = targetPlanId ? await findPlan(c.tx, targetPlanId) : null
     return target ? { max: target.priceCents } : null
   }
   const switched = type === 'new' ? await switchedInvoiceAmount(c.tx, metadata) : null
   if (switched !== null) return { exact: switched }
-  const plan = await repo.findPlan(c.tx, row.planId)
+  const plan = await findPlan(c.tx, row.planId)
   return plan ? { exact: plan.priceCents } : null
 }
 
@@ -360,7 +361,7 @@ async function onSubscriptionChanged(c: HandlerContext) {
  */
 async function planOfSubscription(c: HandlerContext, sub: SubscriptionSnapshot): Promise<string | undefined> {
   if (!sub.metadata.planId || sub.hasPendingUpdate) return undefined
-  const plan = await repo.findPlan(c.tx, sub.metadata.planId)
+  const plan = await findPlan(c.tx, sub.metadata.planId)
   if (!plan) return undefined
   return sub.unitAmount === undefined || sub.unitAmount === plan.priceCents ? plan.id : undefined
 }
@@ -393,7 +394,7 @@ async function ensureRow(
   if (create.metadata.subscriptionId) return bindSwitchedSubscription(c, stripeSubscriptionId, create)
   const { userId, planId } = create.metadata
   if (!userId || !planId) return null
-  if (!(await repo.userExists(c.tx, userId)) || !(await repo.findPlan(c.tx, planId))) return null
+  if (!(await repo.userExists(c.tx, userId)) || !(await findPlan(c.tx, planId))) return null
   const period = create.period ?? nextPeriod(new Date(c.event.created * 1000))
   const inserted = await repo.insertSubscriptionIfMissing(c.tx, {
     id: randomUUID(),
@@ -451,7 +452,7 @@ async function applyChange(c: HandlerContext, row: SubscriptionRow, change: Chan
     }
     if (change.cancelAtPeriodEnd !== undefined && change.cancelAtPeriodEnd !== row.cancelAtPeriodEnd)
       next.cancelAtPeriodEnd = change.cancelAtPeriodEnd
-    if (change.planId && change.planId !== row.planId && (await repo.findPlan(c.tx, change.planId)))
+    if (change.planId && change.planId !== row.planId && (await findPlan(c.tx, change.planId)))
       next.planId = change.planId
     await repo.saveSync(c.tx, {
       stripeSubscriptionId,

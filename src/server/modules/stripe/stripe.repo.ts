@@ -8,8 +8,6 @@ import { cardPlanChanges, cardSimulatorSessions, stripeSubscriptionSync } from '
 import type { NewSubscriptionRow, SubscriptionRow } from '../../db/schema/billing'
 import type { SimulatorSessionRow, SyncRow } from '../../db/schema/stripe'
 
-export { findPlan } from '../plans/plans.repo'
-
 export async function userExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id)).limit(1)
   return Boolean(row)

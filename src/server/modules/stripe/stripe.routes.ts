@@ -8,7 +8,7 @@ import { findOpenFirstInvoice, startInvoiceCardCheckout } from '../billing/card-
 import { createStripeClient } from './stripe-gateway'
 import { handleStripeEvent } from './stripe-events.service'
 import { readEvent } from './stripe-objects'
-import { findPlan } from './stripe.repo'
+import { findPlan } from '../plans/plans.service'
 
 const checkoutBucketMs = 10 * 60 * 1000
 

@@ -3,26 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
 import type { WhatsAppSender } from '../messaging/whatsapp'
+import { fileTestApp, ipSource } from '../../test/http'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { lastWhatsAppCode, origin, responseCookies, uniquePhone } from '../../test/users'
 
 const minute = 60_000
 const invalidNumber = 'Por favor, insira um número de WhatsApp válido (apenas números).'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await createTestApp()
-})
-afterAll(async () => {
-  await t?.close()
-})
+const t = fileTestApp()
 
-let ipCounter = 0
 /** Each test speaks from its own address, so the per-IP limits of one test never leak into another. */
-function newIp(): string {
-  ipCounter += 1
-  return `10.1.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
-}
+const newIp = ipSource(1)
 
 /** Each address is one browser here: the verification cookie it was given is sent back from it. */
 const jar = new Map<string, string>()
