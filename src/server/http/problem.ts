@@ -69,7 +69,7 @@ export const problemStatus: Record<DomainErrorCode, number> = {
   pix_refund_not_allowed: 409,
   pix_refund_too_much: 409,
   pix_provider_error: 502,
-  pix_automatico_disabled: 503,
+  pix_automatico_disabled: 409,
   tax_id_required: 400,
   tax_id_invalid: 400,
   pix_automatico_not_found: 404,
