@@ -302,7 +302,15 @@ describe('the dashboard of an admin', () => {
     await sidebar.getByText('Administrador', { exact: true }).waitFor()
     const adminMenu = sidebar.getByRole('navigation', { name: 'Administração' })
     const links = await adminMenu.getByRole('link').allTextContents()
-    expect(links).toEqual(['Assinaturas', 'Pagamentos', 'Clientes', 'Planos', 'Usuários', 'Configurações'])
+    expect(links).toEqual([
+      'Visão geral do negócio',
+      'Assinaturas',
+      'Pagamentos',
+      'Clientes',
+      'Planos',
+      'Usuários',
+      'Configurações',
+    ])
     expect(await adminMenu.getByRole('link', { name: 'Configurações' }).getAttribute('href')).toBe(
       '/dashboard/settings',
     )
