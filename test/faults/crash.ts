@@ -147,6 +147,18 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
                      extract(day from now() - interval '28 days')::int)`,
             [id, c.id],
           )
+          // The period in force was paid (by PIX, with its endToEndId), as db:check requires of an active subscription.
+          await pool.query(
+            `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
+                                   pix_reference, pix_end_to_end_id)
+             values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
+            [
+              `pay_fault_${randomBytes(6).toString('hex')}`,
+              id,
+              `ASS${randomBytes(11).toString('hex')}`,
+              `E${randomBytes(15).toString('hex')}F`,
+            ],
+          )
         }
         const tick = () =>
           new Promise<number | null>((resolve) => {
