@@ -65,6 +65,11 @@ export type PixInvoiceInput = {
   pricedPeriodEnd?: Date
   /** Added to the metadata (a re-issued renewal names the invoice it replaces). */
   metadata?: Omit<PaymentMetadata, 'type' | 'targetPlanId'>
+  /**
+   * A PIX Automático cycle: the invoice is `pending` (the customer's bank debits it; no code is sent) and gets no PSP
+   * charge (cob) unless the customer opens it to pay another way.
+   */
+  debitedByRecurrence?: boolean
 }
 
 /**
@@ -96,6 +101,10 @@ export async function issuePixInvoice(
   }
   if (input.targetPlanId !== undefined) values.targetPlanId = input.targetPlanId
   if (input.pricedPeriodEnd !== undefined) values.pricedPeriodEnd = input.pricedPeriodEnd
+  if (input.debitedByRecurrence) {
+    values.status = 'pending'
+    values.pixChargeAttempts = maxChargeAttempts
+  }
   const insert = tx.insert(payments).values(values)
   const [row] = input.oncePerPeriod
     ? await insert

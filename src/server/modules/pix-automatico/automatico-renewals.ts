@@ -27,9 +27,8 @@ import { audit } from '../audit/audit'
 import { confirmPayment } from '../admin/admin-payments.service'
 import { ApiPixError } from '../pix/api-pix-client'
 import { centsFromPixValor, pixValor } from '../pix/api-pix-types'
-import { maxChargeAttempts } from '../billing/pix-invoice'
+import { issuePixInvoice } from '../billing/pix-invoice'
 import { apiPixActor } from '../pix/pix-confirm.service'
-import { newPixReference } from '../billing/pix-invoice'
 import {
   formatDateBR,
   overdueGraceDays,
@@ -139,28 +138,17 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
         )
         .limit(1)
       if (!invoice) {
-        ;[invoice] = await tx
-          .insert(payments)
-          .values({
-            id: randomUUID(),
+        invoice =
+          (await issuePixInvoice(tx, {
             subscriptionId: subscription.id,
-            amountCents: rec.amountCents,
-            status: 'pending',
-            paymentMethod: 'pix',
             type: 'renewal',
-            metadata: { type: 'renewal', pixAutomatico: rec.idRec },
+            amountCents: rec.amountCents,
             dueDate: due,
-            pixReference: newPixReference('renewal'),
-            // No PSP charge (cob) unless the customer opens the invoice to pay it some other way.
-            pixChargeAttempts: maxChargeAttempts,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .onConflictDoNothing({
-            target: [payments.subscriptionId, payments.dueDate],
-            where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
-          })
-          .returning()
+            now,
+            metadata: { pixAutomatico: rec.idRec },
+            debitedByRecurrence: true,
+            oncePerPeriod: true,
+          })) ?? undefined
         if (!invoice) return false
         await audit(tx, apiPixActor, 'payment.renewal_invoice', 'payment', invoice.id, {
           after: {
