@@ -372,3 +372,130 @@ describe('renewals', () => {
     expect((await subscriptionRow(sub.id)).currentPeriodEnd.getTime()).toBeGreaterThan(sub.currentPeriodEnd.getTime())
   })
 })
+
+describe('when a cycle is not debited', () => {
+  it('every retry fails: the ordinary PIX invoice goes out by e-mail and WhatsApp, the subscription is past_due', async () => {
+    clock.set('2026-09-01T12:00:00.000Z')
+    const { result } = await subscribeAndPay()
+    const sub = await subscriptionRow(result.subscription.id)
+    const due = sub.currentPeriodEnd
+    clock.set(new Date(due.getTime() - 5 * 86_400_000))
+    await runBillingTick(deps())
+    await settle()
+    const [charge] = await chargesOf(sub.id)
+    expect(charge?.status).toBe('ATIVA')
+    const [renewal] = await t.database.db.select().from(payments).where(eq(payments.id, charge!.paymentId))
+    expect(renewal).toMatchObject({ status: 'pending', pixTxid: null })
+
+    // The due date and the three retries (D+1, D+3, D+7) are all refused.
+    for (const days of [0, 1, 3, 7]) {
+      clock.set(new Date(due.getTime() + days * 86_400_000 + 3_600_000))
+      await psp.automatico.controls.failCobr({ txid: charge!.txid, code: 'NIEC' })
+      await settle()
+    }
+    const iso = (days: number) => new Date(due.getTime() + days * 86_400_000).toISOString().slice(0, 10)
+    const [closed] = await chargesOf(sub.id)
+    expect(closed).toMatchObject({ status: 'EXPIRADA', retryDates: [iso(1), iso(3), iso(7)] })
+    expect(closed!.fallbackAt).not.toBeNull()
+    expect((await subscriptionRow(sub.id)).status).toBe('past_due')
+    // The same invoice becomes an ordinary PIX invoice with its own code, sent on both channels, once.
+    const [invoice] = await t.database.db.select().from(payments).where(eq(payments.id, charge!.paymentId))
+    expect(invoice?.status).toBe('pending_pix')
+    const sent = (await messagesOf(sub.id, 'invoice_created')).filter((m) => m.paymentId === invoice!.id)
+    expect(sent.map((m) => m.channel).sort()).toEqual(['email', 'whatsapp'])
+    await reconcileAutomatico(deps(), clock.now())
+    await runBillingTick(deps())
+    expect((await messagesOf(sub.id, 'invoice_created')).filter((m) => m.paymentId === invoice!.id)).toHaveLength(2)
+    expect(
+      (await t.database.db.select().from(payments).where(eq(payments.subscriptionId, sub.id))).filter(
+        (p) => p.type === 'renewal',
+      ),
+    ).toHaveLength(1)
+  })
+
+  it('a charge that could not be sent in the BCB window: the cycle is an ordinary invoice instead', async () => {
+    clock.set('2026-10-01T12:00:00.000Z')
+    const { result } = await subscribeAndPay()
+    const sub = await subscriptionRow(result.subscription.id)
+    const due = sub.currentPeriodEnd
+    // The pass records the cycle on D-3, but nothing reaches the PSP until D-1 (too late to schedule a debit).
+    clock.set(new Date(due.getTime() - 3 * 86_400_000))
+    // The PSP refuses every PUT /cobr meanwhile.
+    psp.controls.failNext({ path: '/cobr/', method: 'PUT', times: 1_000 })
+    await runBillingTick(deps())
+    const [pending] = await chargesOf(sub.id)
+    expect(pending?.status).toBe('PENDENTE')
+    clock.set(new Date(due.getTime() - 1 * 86_400_000))
+    await runBillingTick(deps())
+    await settle()
+    psp.controls.clearFailures()
+    const [late] = await chargesOf(sub.id)
+    expect(late).toMatchObject({ status: 'CANCELADA' })
+    expect(late!.history.at(-1)?.detail).toBe('fora do prazo de envio')
+    expect(psp.automatico.cobrs().filter((c) => c.txid === late!.txid)).toHaveLength(0)
+    const [invoice] = await t.database.db.select().from(payments).where(eq(payments.id, late!.paymentId))
+    expect(invoice?.status).toBe('pending_pix')
+    const sent = (await messagesOf(sub.id, 'invoice_created')).filter((m) => m.paymentId === invoice!.id)
+    expect(sent.map((m) => m.channel).sort()).toEqual(['email', 'whatsapp'])
+  })
+})
+
+describe('a cycle that no longer needs a debit', () => {
+  it('paid another way before the due date: its recurring charge is cancelled at the PSP, nothing is debited', async () => {
+    clock.set('2026-11-01T12:00:00.000Z')
+    const { result } = await subscribeAndPay()
+    const sub = await subscriptionRow(result.subscription.id)
+    const due = sub.currentPeriodEnd
+    clock.set(new Date(due.getTime() - 5 * 86_400_000))
+    await runBillingTick(deps())
+    await settle()
+    const [charge] = await chargesOf(sub.id)
+    expect(charge?.status).toBe('ATIVA')
+    // The customer paid by bank transfer and the admin confirms it, three days before the debit.
+    clock.set(new Date(due.getTime() - 3 * 86_400_000))
+    const confirmed = await post(
+      t.app,
+      `/api/admin/payments/${charge!.paymentId}/confirm`,
+      { amount_received_cents: 9_900 },
+      admin.cookie,
+    )
+    expect(confirmed.statusCode, confirmed.body).toBe(200)
+    const extended = await subscriptionRow(sub.id)
+    expect(extended.currentPeriodEnd.getTime()).toBeGreaterThan(due.getTime())
+    await reconcileAutomatico(deps(), clock.now())
+    await settle()
+    const [cancelled] = await chargesOf(sub.id)
+    expect(cancelled?.status).toBe('CANCELADA')
+    expect(psp.automatico.cobrs().find((c) => c.txid === charge!.txid)?.status).toBe('CANCELADA')
+    // The due date passes: no second settlement, the period paid once.
+    clock.set(new Date(due.getTime() + 3_600_000))
+    await runBillingTick(deps())
+    await settle()
+    const paid = (await t.database.db.select().from(payments).where(eq(payments.subscriptionId, sub.id))).filter(
+      (p) => p.status === 'paid',
+    )
+    expect(paid).toHaveLength(2)
+    expect((await subscriptionRow(sub.id)).currentPeriodEnd).toEqual(extended.currentPeriodEnd)
+  })
+
+  it('cancelled at period end: no charge for the next cycle, the recurrence ends at the PSP after the last paid one', async () => {
+    clock.set('2026-12-01T12:00:00.000Z')
+    const { user, result } = await subscribeAndPay()
+    const sub = await subscriptionRow(result.subscription.id)
+    const cancel = await post(t.app, '/api/subscriptions/cancel', { subscription_id: sub.id }, user.cookie)
+    expect(cancel.statusCode, cancel.body).toBe(200)
+    clock.set(new Date(sub.currentPeriodEnd.getTime() - 5 * 86_400_000))
+    await runBillingTick(deps())
+    await settle()
+    expect(await chargesOf(sub.id)).toHaveLength(0)
+    clock.set(new Date(sub.currentPeriodEnd.getTime() + 3_600_000))
+    await runBillingTick(deps())
+    await settle()
+    expect((await subscriptionRow(sub.id)).status).toBe('canceled')
+    await reconcileAutomatico(deps(), clock.now())
+    await settle()
+    const [rec] = await recurrencesOf(sub.id)
+    expect(rec?.status).toBe('CANCELADA')
+    expect(psp.automatico.rec(result.automatico.idRec)).toMatchObject({ status: 'CANCELADA' })
+  })
+})

@@ -167,6 +167,8 @@ export type FakePspControls = {
   /** Every issued token stops working: the next API call gets 401. */
   revokeTokens(): void
   failNext(input: FailNextInput): void
+  /** Forgets the failures failNext armed and not yet used. */
+  clearFailures(): void
 }
 
 export type FakePsp = {
@@ -1022,6 +1024,10 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
 
     failNext(input) {
       failures.push({ ...input, times: input.times ?? 1, mode: input.mode ?? 'problem' })
+    },
+
+    clearFailures() {
+      failures.length = 0
     },
   }
 
