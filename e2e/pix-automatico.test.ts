@@ -120,4 +120,29 @@ describe('PIX Automático (renovação automática)', () => {
       await page.context().close()
     }
   }, 120_000)
+
+  it('the admin sees the recurrence and its history on the subscription (phone screen)', async () => {
+    const page = await newPage(browser, 'mobile')
+    try {
+      await signIn(page, { email: 'admin@example.com', password: 'senha-admin-1' })
+      await page.goto(at('/dashboard/admin-subscriptions'))
+      await page.getByRole('heading', { level: 1, name: 'Assinaturas', exact: true }).waitFor()
+      await page.getByRole('button', { name: 'PIX Automático', exact: true }).first().click()
+      const dialog = page.getByRole('dialog', { name: 'PIX Automático' })
+      await dialog.getByRole('heading', { name: 'Autorizações (recorrências)' }).waitFor()
+      await dialog.getByText('R$\u00a099,00 por mês').waitFor()
+      await dialog.getByText('ativa', { exact: true }).waitFor()
+      await dialog
+        .getByText(/Histórico \(\d+\)/)
+        .first()
+        .click()
+      await dialog
+        .getByText(/APROVADA/)
+        .first()
+        .waitFor()
+      await screenshot(page, 'pix-automatico-admin-mobile')
+    } finally {
+      await page.context().close()
+    }
+  }, 120_000)
 })

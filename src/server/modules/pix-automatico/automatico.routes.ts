@@ -27,16 +27,7 @@ import {
   viewOf,
 } from './automatico.service'
 import { putRecWebhooks } from './rec-client'
-
-const viewSchema = z.object({
-  state: z.enum(['aguardando_autorizacao', 'ativa', 'cancelada_pelo_banco', 'desativada', 'recusada']),
-  label: z.string(),
-  idRec: z.string(),
-  amountCents: z.number().int(),
-  nextDebitDate: z.string().nullable(),
-  dayOfMonth: z.number().int().nullable(),
-  copiaECola: z.string().nullable(),
-})
+import { autoRenewalSchema, automaticoAdminViewSchema } from '../../../domain/contracts/pix-automatico'
 
 const checkoutInput = z.strictObject({
   plan_id: z.string().min(1).max(100),
@@ -100,7 +91,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['billing'],
         summary: 'Assina um plano com PIX Automático: primeira fatura + autorização da renovação (código composto)',
         body: checkoutInput,
-        response: { 200: pixCheckoutResultSchema.extend({ automatico: viewSchema }), ...errors },
+        response: { 200: pixCheckoutResultSchema.extend({ automatico: autoRenewalSchema }), ...errors },
       },
     },
     async (request) => {
@@ -131,7 +122,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['billing'],
         summary: 'Renovação automática via PIX da assinatura: estado e próximo débito',
         params: idParams,
-        response: { 200: z.object({ enabled: z.boolean(), automatico: viewSchema.nullable() }), ...errors },
+        response: { 200: z.object({ enabled: z.boolean(), automatico: autoRenewalSchema.nullable() }), ...errors },
       },
     },
     async (request) => {
@@ -157,7 +148,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['billing'],
         summary: 'Desativar renovação automática (cancela a autorização no PSP)',
         params: idParams,
-        response: { 200: viewSchema.nullable(), ...errors },
+        response: { 200: autoRenewalSchema.nullable(), ...errors },
       },
     },
     async (request) => turnOff(deps(request), userOf(request), request.params.id),
@@ -172,7 +163,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Ativar renovação automática: nova autorização (QR) a partir da próxima renovação',
         params: idParams,
         body: taxInput,
-        response: { 200: viewSchema.nullable(), ...errors },
+        response: { 200: autoRenewalSchema.nullable(), ...errors },
       },
     },
     async (request) => turnOn(deps(request), userOf(request), request.params.id, request.body.tax_id),
@@ -217,9 +208,6 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   )
 
-  const historySchema = z.array(
-    z.object({ status: z.string(), at: z.string(), source: z.string(), detail: z.string().optional() }),
-  )
   app.get(
     '/api/admin/subscriptions/:id/pix-automatico',
     {
@@ -229,47 +217,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Recorrências e cobranças recorrentes (PIX Automático) da assinatura, com o histórico',
         params: idParams,
         response: {
-          200: z.object({
-            recurrences: z.array(
-              z.object({
-                id: z.string(),
-                idRec: z.string(),
-                status: z.string(),
-                state: z.string(),
-                amountCents: z.number().int(),
-                planId: z.string(),
-                cancelledBy: z.string().nullable(),
-                endReason: z.string().nullable(),
-                createdAt: z.string(),
-                approvedAt: z.string().nullable(),
-                endedAt: z.string().nullable(),
-                history: historySchema,
-              }),
-            ),
-            charges: z.array(
-              z.object({
-                id: z.string(),
-                txid: z.string(),
-                paymentId: z.string(),
-                dueDate: z.string(),
-                amountCents: z.number().int(),
-                status: z.string(),
-                rejection: z.string().nullable(),
-                retryDates: z.array(z.string()),
-                attempts: z.array(
-                  z.object({
-                    date: z.string(),
-                    type: z.string(),
-                    status: z.string(),
-                    code: z.string().optional(),
-                    reason: z.string().nullable(),
-                  }),
-                ),
-                fallbackAt: z.string().nullable(),
-                history: historySchema,
-              }),
-            ),
-          }),
+          200: automaticoAdminViewSchema,
           401: problemSchema,
           403: problemSchema,
         },

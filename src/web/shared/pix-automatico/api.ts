@@ -1,22 +1,14 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { z } from 'zod'
 import { pixCheckoutResultSchema } from '@/domain/contracts/billing'
+import { type AutoRenewal, autoRenewalSchema } from '@/domain/contracts/pix-automatico'
 import { api } from '@/web/lib/api'
 import { toasts } from '@/web/lib/toasts'
 
-export const autoRenewalSchema = z.object({
-  state: z.enum(['aguardando_autorizacao', 'ativa', 'cancelada_pelo_banco', 'desativada', 'recusada']),
-  label: z.string(),
-  idRec: z.string(),
-  amountCents: z.number().int(),
-  nextDebitDate: z.string().nullable(),
-  dayOfMonth: z.number().int().nullable(),
-  copiaECola: z.string().nullable(),
-})
-export type AutoRenewal = z.infer<typeof autoRenewalSchema>
-
 const checkoutSchema = pixCheckoutResultSchema.extend({ automatico: autoRenewalSchema })
 export type AutomaticoCheckout = z.infer<typeof checkoutSchema>
+
+export type { AutoRenewal }
 
 const key = (subscriptionId: string) => ['billing', 'pix-automatico', subscriptionId] as const
 

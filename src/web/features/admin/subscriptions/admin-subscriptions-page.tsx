@@ -8,6 +8,7 @@ import { Button } from '@/web/components/ui/button'
 import { PageHeader } from '@/web/components/ui/page-header'
 import { formatBRL, formatDate } from '@/web/lib/format'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
+import { useSiteConfig } from '@/web/lib/site-config'
 import { adminPlansQuery } from '@/web/features/admin/plans/api'
 import { ConfirmDialog } from '@/web/features/admin/shared/confirm-dialog'
 import type { Column } from '@/web/features/admin/shared/data-table'
@@ -16,6 +17,7 @@ import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/share
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
 import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
+import { PixAutomaticoButton } from './pix-automatico-dialog'
 import { type AdminSubscription, SubscriptionFormDialog } from './subscription-form-dialog'
 
 const filterKeys = ['status', 'planId'] as const
@@ -24,6 +26,7 @@ const listDefaults = { sort: 'created_at', dir: 'desc' } as const
 /** Admin 'Assinaturas': every subscription, with manual create, edit and immediate cancel. */
 export function AdminSubscriptionsPage() {
   useDocumentTitle('Assinaturas')
+  const automatico = useSiteConfig().pixAutomatico
   const list = useListParams(filterKeys, listDefaults)
   const { params } = list
   const query = useQuery(adminSubscriptionsQuery(list.apiQuery))
@@ -93,6 +96,9 @@ export function AdminSubscriptionsPage() {
       sticky: true,
       cell: (s) => (
         <div className="flex flex-wrap justify-end gap-2">
+          {automatico && s.billingMethod === 'pix' ? (
+            <PixAutomaticoButton subscriptionId={s.id} name={s.customer.name} />
+          ) : null}
           <Button
             size="sm"
             variant="outline"
