@@ -217,8 +217,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.PIX_AUTOMATICO && e.PIX_PROVIDER !== 'api-pix')
     throw new ConfigError('Configuração inválida: PIX_AUTOMATICO=true exige PIX_PROVIDER=api-pix')
-  if (e.PIX_AUTOMATICO && !e.PIX_AUTOMATICO_ACCOUNT)
-    throw new ConfigError('Configuração inválida: PIX_AUTOMATICO_ACCOUNT é obrigatório quando PIX_AUTOMATICO=true')
 
   const dataDir = path.resolve(e.DATA_DIR)
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '')

@@ -70,8 +70,14 @@ export function automaticoHoldsCycle(now: Date) {
         or ${pixRecurringCharges.fallbackAt} > ${addDays(now, -overdueGraceDays)}))`
 }
 
+/**
+ * The account the debits land in (the cobr's `recebedor`, required by the API). Without PIX_AUTOMATICO_ACCOUNT no
+ * cobr can be sent: each cycle then falls back to an ordinary invoice when the BCB window closes (and a warning says
+ * why on every tick), instead of the server refusing to start.
+ */
 function receivingAccount(deps: AutomaticoDeps) {
-  const [agencia = '', conta = '', tipo = 'CORRENTE'] = (deps.config.PIX_AUTOMATICO_ACCOUNT ?? '').split(':')
+  if (!deps.config.PIX_AUTOMATICO_ACCOUNT) return null
+  const [agencia = '', conta = '', tipo = 'CORRENTE'] = deps.config.PIX_AUTOMATICO_ACCOUNT.split(':')
   return { agencia, conta, tipoConta: tipo as 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO' }
 }
 
@@ -243,14 +249,18 @@ export async function sendPendingCharges(deps: AutomaticoDeps, now: Date): Promi
     const late = daysBetween(now, charge.dueDate) < 2
     let cobr: Cobr | null = null
     let failure: string | null = null
-    if (!late) {
+    const account = receivingAccount(deps)
+    if (!late && !account) {
+      failure = 'PIX_AUTOMATICO_ACCOUNT não configurada'
+      deps.log.warn({ txid: charge.txid }, 'pix automático: PIX_AUTOMATICO_ACCOUNT is not set; the cobr cannot be sent')
+    } else if (!late && account) {
       try {
         cobr = await putCobr(client, charge.txid, {
           idRec,
           dataDeVencimento: isoDay(charge.dueDate),
           valor: pixValor(charge.amountCents),
           infoAdicional: `Renovação da assinatura ${charge.subscriptionId}`,
-          conta: receivingAccount(deps),
+          conta: account,
         })
       } catch (error) {
         if (!(error instanceof ApiPixError)) throw error

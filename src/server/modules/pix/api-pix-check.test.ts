@@ -81,6 +81,13 @@ describe('configuration with PIX_PROVIDER=api-pix', () => {
 })
 
 describe('checkApiPix', () => {
+  it('starts PIX Automático with only PIX_AUTOMATICO=true (the receiving account is optional)', async () => {
+    const config = loadConfig({ DATA_DIR: dataDir, ...psp.env(), PIX_AUTOMATICO: 'true' })
+    expect(config.PIX_AUTOMATICO).toBe(true)
+    expect(config.PIX_AUTOMATICO_ACCOUNT).toBeUndefined()
+    await checkApiPix(config)
+  })
+
   it('passes with readable certificates and a token from the PSP', async () => {
     const issued = psp.tokensIssued()
     await checkApiPix(loadConfig({ DATA_DIR: dataDir, ...psp.env() }))
