@@ -153,6 +153,19 @@ describe('CSV exports', () => {
     expect(rows.every((r) => r[1] === 'Cliente Volume' && r[4] === 'Renovação' && r[5] === 'Cancelado')).toBe(true)
   })
 
+  it('answers a filter the database refuses (a NUL byte) with a 400 problem, not a cut-off CSV', async () => {
+    for (const url of [
+      '/api/admin/exports/subscriptions.csv?planId=%00',
+      '/api/admin/exports/payments.csv?q=%00',
+      '/api/admin/exports/customers.csv?q=a%00b',
+    ]) {
+      const response = await get(t.app, url, admin.cookie)
+      expect(response.statusCode, url).toBe(400)
+      expect(response.headers['content-type'], url).toContain('json')
+      expect(response.json().message, url).toMatch(/\S/)
+    }
+  })
+
   it('exports subscriptions and customers with the lists’ filters', async () => {
     const subs = await get(t.app, '/api/admin/exports/subscriptions.csv?planId=plan_business', admin.cookie)
     expect(subs.statusCode).toBe(200)

@@ -54,18 +54,26 @@ function line(fields: string[]): string {
 type Cursor = { createdAt: string; id: string } | null
 type Row = Record<string, unknown> & { cursor_at: string; id: string }
 
-/** Streams header + rows: `batch(cursor)` answers the next rows after the cursor (created_at desc, id desc). */
-function csvStream(header: string[], batch: (cursor: Cursor) => Promise<Row[]>, toFields: (row: Row) => string[]) {
+/**
+ * Streams header + rows: `batch(cursor)` answers the next rows after the cursor (created_at desc, id desc). The first
+ * batch is read before anything is sent, so a query the database refuses (a filter it cannot take) is an ordinary
+ * problem answer instead of a response cut off after its headers.
+ */
+async function csvStream(
+  header: string[],
+  batch: (cursor: Cursor) => Promise<Row[]>,
+  toFields: (row: Row) => string[],
+): Promise<Readable> {
+  const first = await batch(null)
   async function* generate() {
     yield `\uFEFF${line(header.map((h) => csvField(h)))}`
-    let cursor: Cursor = null
+    let rows = first
     for (;;) {
-      const rows = await batch(cursor)
       if (rows.length === 0) return
       yield rows.map((r) => line(toFields(r))).join('')
-      const last = rows[rows.length - 1] as Row
-      cursor = { createdAt: last.cursor_at, id: last.id }
       if (rows.length < batchSize) return
+      const last = rows[rows.length - 1] as Row
+      rows = await batch({ createdAt: last.cursor_at, id: last.id })
     }
   }
   return Readable.from(generate(), { objectMode: false })

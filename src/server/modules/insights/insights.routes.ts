@@ -50,8 +50,9 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      const csv = await paymentsCsv(app.ctx.db, request.query)
       csvHeaders(reply, 'pagamentos', app.ctx.now())
-      return reply.send(paymentsCsv(app.ctx.db, request.query))
+      return reply.send(csv)
     },
   )
   app.get(
@@ -66,8 +67,9 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      const csv = await subscriptionsCsv(app.ctx.db, request.query)
       csvHeaders(reply, 'assinaturas', app.ctx.now())
-      return reply.send(subscriptionsCsv(app.ctx.db, request.query))
+      return reply.send(csv)
     },
   )
   app.get(
@@ -82,8 +84,9 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
+      const csv = await customersCsv(app.ctx.db, request.query)
       csvHeaders(reply, 'clientes', app.ctx.now())
-      return reply.send(customersCsv(app.ctx.db, request.query))
+      return reply.send(csv)
     },
   )
 }
