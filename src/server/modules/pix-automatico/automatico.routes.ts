@@ -1,5 +1,6 @@
 // PIX Automático routes: checkout (Journey 3), the customer's automatic renewal (state, turn off, turn on), the
 // admin's view per subscription, the webhook registration, and the PSP's rec/cobr callbacks (triggers only).
+import { backgroundWork } from '../../http/background-work'
 import { and, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -45,23 +46,10 @@ const errors = {
   503: problemSchema,
 } as const
 
-const pending = new WeakMap<object, Set<Promise<unknown>>>()
+const callbacks = backgroundWork()
 
 /** Resolves when every rec/cobr callback received so far has been handled (tests; graceful shutdown). */
-export async function automaticoCallbacksIdle(owner: object): Promise<void> {
-  const set = pending.get(owner)
-  while (set && set.size > 0) await Promise.allSettled([...set])
-}
-
-function track(owner: object, work: Promise<unknown>) {
-  let set = pending.get(owner)
-  if (!set) {
-    set = new Set()
-    pending.set(owner, set)
-  }
-  set.add(work)
-  void work.finally(() => set.delete(work)).catch(() => {})
-}
+export const automaticoCallbacksIdle = callbacks.idle
 
 function userOf(request: FastifyRequest): SessionUser {
   if (!request.user) throw new DomainError('unauthenticated')
@@ -263,7 +251,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         const work = (async () => {
           for (const id of ids) await refreshRec(d, id, 'webhook')
         })().catch((error: unknown) => request.log.error({ err: error }, 'pix automático: rec callback failed'))
-        track(app.ctx.db, work)
+        callbacks.track(app.ctx.db, work)
       }
       return { received: ids.length }
     },
@@ -286,7 +274,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         const work = (async () => {
           for (const id of ids) await refreshCobr(d, id, 'webhook')
         })().catch((error: unknown) => request.log.error({ err: error }, 'pix automático: cobr callback failed'))
-        track(app.ctx.db, work)
+        callbacks.track(app.ctx.db, work)
       }
       return { received: ids.length }
     },

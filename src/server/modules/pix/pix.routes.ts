@@ -1,4 +1,5 @@
 // API Pix routes: the PSP's webhook (no session, no Origin check: /api/webhooks/) and the admin's PIX actions.
+import { backgroundWork } from '../../http/background-work'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
@@ -17,23 +18,10 @@ import { listRefunds, pixOverview, refundPix, registerPixWebhook } from './pix-a
 import type { PixDeps } from '../billing/pix-invoice'
 import { confirmNotified } from './pix-confirm.service'
 
-const pending = new WeakMap<object, Set<Promise<unknown>>>()
+const callbacks = backgroundWork()
 
 /** Resolves when every callback received so far has been handled (tests; graceful shutdown). */
-export async function pixCallbacksIdle(owner: object): Promise<void> {
-  const set = pending.get(owner)
-  while (set && set.size > 0) await Promise.allSettled([...set])
-}
-
-function track(owner: object, work: Promise<unknown>) {
-  let set = pending.get(owner)
-  if (!set) {
-    set = new Set()
-    pending.set(owner, set)
-  }
-  set.add(work)
-  void work.finally(() => set.delete(work)).catch(() => {})
-}
+export const pixCallbacksIdle = callbacks.idle
 
 function actorOf(request: FastifyRequest): Actor {
   if (!request.user) throw new DomainError('unauthenticated')
@@ -63,7 +51,7 @@ export const pixRoutes: FastifyPluginAsyncZod = async (app) => {
         const items = pixCallbackItems(request.body) ?? []
         if (app.ctx.pix && items.length > 0) {
           const log = request.log
-          track(
+          callbacks.track(
             app.ctx.db,
             confirmNotified(deps(request), items).catch((error: unknown) => {
               log.error({ err: error }, 'pix: callback handling failed')
