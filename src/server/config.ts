@@ -66,6 +66,8 @@ const envSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'deve começar com postgres:// ou postgresql://')
       .optional(),
   ),
+  // PostgreSQL cancels a statement (or its wait for a lock) running longer than this; 0 = no limit.
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   DATA_DIR: z.string().min(1).default('./data'),
   APP_URL: optionalText.pipe(httpUrl().optional()),
   AUTH_SECRET: optionalText.pipe(z.string().min(32, 'deve ter pelo menos 32 caracteres').optional()),

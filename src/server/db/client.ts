@@ -35,9 +35,20 @@ export type Database = {
 // bigint columns come back as strings from node-postgres; our money fits in a JS number.
 pg.types.setTypeParser(20, (v) => Number(v))
 
-export function connectPostgres(url: string, options: { max?: number } = {}): Database {
-  // A connection (or a free slot) not had within 5 s fails the request with 503 instead of holding it.
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, connectionTimeoutMillis: 5_000 })
+/** The default of DATABASE_STATEMENT_TIMEOUT_MS: a statement (or its wait for a lock) running longer is cancelled. */
+export const defaultStatementTimeoutMs = 15_000
+
+export function connectPostgres(url: string, options: { max?: number; statementTimeoutMs?: number } = {}): Database {
+  // A connection (or a free slot) not had within 5 s fails the request with 503 instead of holding it; a statement
+  // that runs (or waits for a lock) longer than the statement timeout is cancelled by PostgreSQL (57014), also a 503:
+  // a stuck query cannot hold a request, a pool slot and its locks forever. 0 turns the timeout off.
+  const statementTimeout = options.statementTimeoutMs ?? defaultStatementTimeoutMs
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+  })
   pool.on('error', () => {}) // idle-client errors surface on the next query
   // A checked-out client between two queries (a transaction, a pg-boss start lock) that loses its server emits
   // 'error' with no listener but its own: without this one the process dies (57P01 when PostgreSQL stops). The
@@ -48,7 +59,17 @@ export function connectPostgres(url: string, options: { max?: number } = {}): Da
     db,
     kind: 'postgres',
     pool,
-    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+    // Migrations on a connection of their own without the statement timeout: an index built on a big table may
+    // take longer than a request is allowed to.
+    migrate: async () => {
+      const migrator = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 5_000 })
+      migrator.on('error', () => {})
+      try {
+        await migratePg(drizzlePg(migrator), { migrationsFolder })
+      } finally {
+        await migrator.end()
+      }
+    },
     ping: async () => {
       try {
         await pool.query('select 1')
@@ -85,7 +106,12 @@ export async function connectPglite(options: { dataDir?: string; loadDataDir?: B
 }
 
 /** DATABASE_URL picks PostgreSQL; otherwise the embedded database lives in DATA_DIR/db. */
-export async function connectDatabase(config: { DATABASE_URL?: string; dataDir: string }): Promise<Database> {
-  if (config.DATABASE_URL) return connectPostgres(config.DATABASE_URL)
+export async function connectDatabase(config: {
+  DATABASE_URL?: string
+  DATABASE_STATEMENT_TIMEOUT_MS?: number
+  dataDir: string
+}): Promise<Database> {
+  if (config.DATABASE_URL)
+    return connectPostgres(config.DATABASE_URL, { statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS })
   return connectPglite({ dataDir: path.join(config.dataDir, 'db') })
 }

@@ -109,8 +109,9 @@ export function problem(code: DomainErrorCode, message?: string, extra: Partial<
 export const retryAfterSeconds = 5
 
 // SQLSTATE classes and codes that mean "the server is not there", not "the query was wrong": 08 connection
-// exception, 57P01-57P03 shutdown / cannot connect now, 53300 too many connections.
-const unavailableSqlStates = /^(08|57P0[123]$|53300$)/
+// exception, 57P01-57P03 shutdown / cannot connect now, 53300 too many connections, 57014 a statement cancelled
+// (DATABASE_STATEMENT_TIMEOUT_MS: it ran, or waited for a lock, too long; its transaction was rolled back).
+const unavailableSqlStates = /^(08|57P0[123]$|53300$|57014$)/
 const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'])
 const unavailableMessages = [
   'Connection terminated', // node-postgres: the server went away mid-query

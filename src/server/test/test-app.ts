@@ -28,7 +28,7 @@ export class TestClock {
 }
 
 /** A fresh database for one test file: a copy of the migrated template. */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(options: { statementTimeoutMs?: number } = {}): Promise<Database> {
   const url = testDatabaseUrl()
   if (url) {
     const name = `billing_test_${randomBytes(6).toString('hex')}`
@@ -36,7 +36,10 @@ export async function createTestDatabase(): Promise<Database> {
     await admin.connect()
     await admin.query(`create database ${name} template ${templateDatabaseName}`)
     await admin.end()
-    const database = connectPostgres(withDatabase(url, name), { max: 5 })
+    const database = connectPostgres(withDatabase(url, name), {
+      max: 5,
+      statementTimeoutMs: options.statementTimeoutMs,
+    })
     const close = database.close
     return {
       ...database,
@@ -84,7 +87,7 @@ export async function createTestApp(
     LOG_LEVEL: options.logStream ? 'info' : 'silent',
     ...options.env,
   })
-  const database = await createTestDatabase()
+  const database = await createTestDatabase({ statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS })
   await ensurePixSettingsRow(database.db)
   const clock = options.clock ?? new TestClock()
   const app = await buildApp({
