@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { Cluster, log, short } from './harness'
+import { buildServer, Cluster, log, short } from './harness'
 import { crashScenario } from './crash'
 import { outageScenario } from './outage'
 import { providersScenario } from './providers'
@@ -25,6 +25,7 @@ async function main(): Promise<number> {
   // The short (CI) run leaves out the two-instance scenario, to stay near 3 minutes; --only=two runs it.
   const names = Object.keys(scenarios).filter((n) => (only ? only.includes(n) : !(short && n === 'two')))
   const started = Date.now()
+  await buildServer()
   const results: [string, Record<string, string>][] = []
   for (const name of names) {
     const cluster = new Cluster()
