@@ -27,6 +27,11 @@ export type FakeStripe = {
     status: number,
     error: { type: string; message: string; code?: string },
   ): void
+  /**
+   * The next matching request never gets an answer ('hang', until close) or gets its normal answer after `ms`
+   * ('slow'): a provider that stalls (fault scripts).
+   */
+  stallNext(match: { method: string; path: RegExp }, stall: { mode: 'hang' } | { mode: 'slow'; ms: number }): void
   close(): Promise<void>
 }
 
@@ -70,6 +75,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const subscriptions = new Map<string, Json>()
   const idempotent = new Map<string, Json>()
   const failures: Array<{ method: string; path: RegExp; status: number; error: Json }> = []
+  const stalls: Array<{ method: string; path: RegExp; mode: 'hang' | 'slow'; ms: number }> = []
   const invoices = new Map<string, Json>()
   let declineNext = false
   let counter = 0
@@ -168,6 +174,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const body = parseStripeForm(raw)
     requests.push({ method, path: url.pathname, headers: request.headers, body })
 
+    const stall = stalls.findIndex((f) => f.method === method && f.path.test(url.pathname))
+    if (stall >= 0) {
+      const [f] = stalls.splice(stall, 1)
+      if (f!.mode === 'hang') return // no answer: the client's timeout (or close) ends it
+      await new Promise((resolve) => setTimeout(resolve, f!.ms))
+    }
     const failure = failures.findIndex((f) => f.method === method && f.path.test(url.pathname))
     if (failure >= 0) {
       const [f] = failures.splice(failure, 1)
@@ -250,6 +262,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     failNext(match, status, error) {
       failures.push({ ...match, status, error })
+    },
+    stallNext(match, stall) {
+      stalls.push({ ...match, mode: stall.mode, ms: stall.mode === 'slow' ? stall.ms : 0 })
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

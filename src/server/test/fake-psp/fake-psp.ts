@@ -133,9 +133,12 @@ export type FailNextInput = {
   times?: number
   /**
    * 'problem' (default) answers `status` with a problem; 'hang' never answers; 'reset' drops the connection;
-   * 'lose-answer' does the work and then drops the connection instead of answering (a create that "timed out").
+   * 'lose-answer' does the work and then drops the connection instead of answering (a create that "timed out");
+   * 'slow' does the work and answers normally after `delayMs`.
    */
-  mode?: 'problem' | 'hang' | 'reset' | 'lose-answer'
+  mode?: 'problem' | 'hang' | 'reset' | 'lose-answer' | 'slow'
+  /** With 'slow': how long the answer waits. */
+  delayMs?: number
   status?: number
   problemType?: string
   /** Answers this JSON instead of a problem (e.g. Efí's `{ nome, mensagem }`). */
@@ -729,12 +732,15 @@ export async function startFakePsp(options: FakePspOptions = {}): Promise<FakePs
 
     const failure = failures.find((f) => (!f.method || f.method === method) && new RegExp(f.path).test(full))
     let loseAnswer = false
+    let slow = false
     if (failure) {
       failure.times -= 1
       if (failure.times <= 0) failures.splice(failures.indexOf(failure), 1)
       loseAnswer = failure.mode === 'lose-answer'
+      slow = failure.mode === 'slow'
+      if (slow) await new Promise((resolve) => setTimeout(resolve, failure.delayMs ?? 3000))
     }
-    if (failure && !loseAnswer) {
+    if (failure && !loseAnswer && !slow) {
       if (failure.mode === 'hang') return record(0)
       if (failure.mode === 'reset') {
         record(0)
