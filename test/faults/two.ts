@@ -1,9 +1,15 @@
 // Two servers and two workers on one PostgreSQL: a per-IP rate limit counts hits on both instances, a verification
-// code sent through one instance is accepted by the other, and renewals due while two workers run are issued once.
-import { randomBytes } from 'node:crypto'
+// code sent through one instance is accepted by the other, renewals due while two workers run are issued once, a
+// Stripe webhook delivered to both instances at once applies once, a crash round (kill -9 of one server during a PIX
+// checkout and the retry through the other; kill -9 of one worker mid-pass while the other runs) gives one invoice
+// and one renewal each, and a PostgreSQL outage is answered 503 by both servers and survived by all four processes.
+import { randomBytes, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import Stripe from 'stripe'
+import { startFakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
 import {
+  type Answer,
   type AppProcess,
   assertInvariants,
   baseEnv,
@@ -11,7 +17,10 @@ import {
   call,
   check,
   createCustomers,
+  kill9,
+  log,
   prepare,
+  signIn,
   sleep,
   startProcess,
   stopGracefully,
@@ -21,7 +30,14 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
   const database = await prepare(cluster.url)
   const pool = database.pool!
   const dataDir = path.join(dir, 'two')
-  const env = baseEnv(cluster, dataDir, { RUN_JOBS: 'false' })
+  const stripe = await startFakeStripe()
+  const webhookSecret = 'whsec_two'
+  const env = baseEnv(cluster, dataDir, {
+    RUN_JOBS: 'false',
+    STRIPE_SECRET_KEY: 'sk_test_x',
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_URL: stripe.url,
+  })
   const processes: AppProcess[] = []
   try {
     const a = await startProcess('server', env)
@@ -82,6 +98,18 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
                  extract(day from now() - interval '28 days')::int)`,
         [id, c.id],
       )
+      // The period in force was paid, as db:check requires of an active subscription.
+      await pool.query(
+        `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
+                               pix_reference, pix_end_to_end_id)
+         values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
+        [
+          `pay_two_${randomBytes(6).toString('hex')}`,
+          id,
+          `ASS${randomBytes(11).toString('hex')}`,
+          `E${randomBytes(15).toString('hex')}F`,
+        ],
+      )
     }
     processes.push(await startProcess('worker', env), await startProcess('worker', env))
     let renewals = 0
@@ -106,8 +134,219 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
       final.rows[0]?.n === ids.length && final.rows[0]?.audits === ids.length,
       `two workers: ${JSON.stringify(final.rows[0])} renewals/audits for ${ids.length} subscriptions`,
     )
-    await assertInvariants(database.db, 'two instances')
-    return { send_code_statuses: statuses.join('/'), renewals: String(final.rows[0]?.n) }
+    await assertInvariants(database.db, 'two instances: limits, codes, jobs')
+
+    // ---- Webhook: one signed Stripe event delivered to both instances at once applies once ----
+    const [cardCustomer] = await createCustomers(pool, 1, 'twocard')
+    const subId = `sub_${randomUUID().replaceAll('-', '')}`
+    const invoiceId = `in_${randomUUID().replaceAll('-', '')}`
+    const t0 = Math.floor(Date.now() / 1000)
+    const metadata = { userId: cardCustomer!.id, planId: 'plan_pro' }
+    stripe.subscriptions.set(subId, {
+      id: subId,
+      object: 'subscription',
+      customer: `cus_${cardCustomer!.id}`,
+      status: 'active',
+      cancel_at_period_end: false,
+      created: t0,
+      metadata,
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: `si_${subId}`,
+            object: 'subscription_item',
+            price: { id: 'price_1', product: 'prod_pro', unit_amount: 19900, currency: 'brl' },
+            current_period_start: t0,
+            current_period_end: t0 + 31 * 86_400,
+          },
+        ],
+      },
+    })
+    const event = {
+      id: `evt_${randomUUID().replaceAll('-', '')}`,
+      object: 'event',
+      type: 'invoice.paid',
+      created: t0,
+      livemode: false,
+      api_version: '2026-10-28.endive',
+      data: {
+        object: {
+          id: invoiceId,
+          object: 'invoice',
+          customer: `cus_${cardCustomer!.id}`,
+          currency: 'brl',
+          status: 'paid',
+          billing_reason: 'subscription_create',
+          amount_paid: 19900,
+          created: t0,
+          due_date: null,
+          hosted_invoice_url: `https://invoice.stripe.com/i/${invoiceId}`,
+          status_transitions: { paid_at: t0 },
+          parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
+          lines: {
+            object: 'list',
+            data: [{ id: `il_${invoiceId}`, amount: 19900, period: { start: t0, end: t0 + 31 * 86_400 } }],
+          },
+        },
+      },
+    }
+    const payload = JSON.stringify(event)
+    const deliver = (to: AppProcess) =>
+      call(to.url, 'POST', '/api/webhooks/stripe', {
+        body: event,
+        headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) },
+      })
+    const both = await Promise.all([deliver(a), deliver(b)])
+    const results = both.map((r) => `${r.status}:${(r.body as { result?: string }).result}`).sort()
+    check(
+      results.join(',') === '200:duplicate,200:processed',
+      `one Stripe event on two instances: ${results.join(', ')}`,
+    )
+    const cardRows = await pool.query<{ n: number; payments: number }>(
+      `select count(*)::int as n, coalesce(sum((select count(*) from payments p where p.subscription_id = s.id)), 0)::int as payments
+       from subscriptions s where s.stripe_subscription_id = $1`,
+      [subId],
+    )
+    check(
+      cardRows.rows[0]?.n === 1 && cardRows.rows[0]?.payments === 1,
+      `one Stripe event on two instances made ${JSON.stringify(cardRows.rows[0])}`,
+    )
+
+    // ---- Crash round: server A killed during a PIX checkout, the client's retry goes to B ----
+    const [buyer] = await createCustomers(pool, 1, 'twocrash')
+    await signIn(a.url, buyer!)
+    const checkout = (to: AppProcess) =>
+      call(to.url, 'POST', '/api/checkout/pix', { body: { plan_id: 'plan_pro' }, cookie: buyer!.cookie, ip: buyer!.ip })
+    const pending = checkout(a)
+    await sleep(Math.floor(Math.random() * 800))
+    await kill9(a)
+    const firstAnswer = await pending
+    let retry = await checkout(b)
+    for (let i = 0; i < 20 && retry.status !== 200; i++) {
+      await sleep(250)
+      retry = await checkout(b)
+    }
+    check(retry.status === 200, `checkout retried on B: ${retry.status} ${JSON.stringify(retry.body)}`)
+    const invoiceIdB = (retry.body as { payment: { id: string } }).payment.id
+    if (firstAnswer.status === 200)
+      check(
+        (firstAnswer.body as { payment: { id: string } }).payment.id === invoiceIdB,
+        'the retry on B after a 2xx on A made another invoice',
+      )
+    const openInvoices = await pool.query<{ n: number }>(
+      `select count(*)::int as n from payments p join subscriptions s on s.id = p.subscription_id
+       where s.user_id = $1 and p.status in ('pending', 'pending_pix')`,
+      [buyer!.id],
+    )
+    check(openInvoices.rows[0]?.n === 1, `kill of A: ${openInvoices.rows[0]?.n} open invoices for one customer`)
+    const a2 = await startProcess('server', env, { port: a.port })
+    processes[processes.indexOf(a)] = a2
+
+    // ---- Crash round: one worker killed mid-pass while the other runs; the killed one restarted ----
+    const dueCustomers = await createCustomers(pool, 5, 'twokill')
+    const dueIds: string[] = []
+    for (const c of dueCustomers) {
+      const id = `sub_twok_${randomBytes(6).toString('hex')}`
+      dueIds.push(id)
+      await pool.query(
+        `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start, current_period_end, anchor_day)
+         values ($1, $2, 'plan_basic', 'active', 'pix', now() - interval '28 days', now() + interval '2 days',
+                 extract(day from now() - interval '28 days')::int)`,
+        [id, c.id],
+      )
+      await pool.query(
+        `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
+                               pix_reference, pix_end_to_end_id)
+         values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
+        [
+          `pay_twok_${randomBytes(6).toString('hex')}`,
+          id,
+          `ASS${randomBytes(11).toString('hex')}`,
+          `E${randomBytes(15).toString('hex')}F`,
+        ],
+      )
+    }
+    const workerIndex = processes.findIndex((p) => p.kind === 'worker')
+    const doomed = processes[workerIndex]!
+    await kill9(doomed)
+    const restarted = await startProcess('worker', env) // queues a tick at start
+    processes[workerIndex] = restarted
+    await sleep(Math.floor(Math.random() * 1000))
+    await kill9(restarted)
+    processes[workerIndex] = await startProcess('worker', env)
+    const renewDeadline = Date.now() + 60_000
+    let issued = 0
+    while (Date.now() < renewDeadline && issued < dueIds.length) {
+      const r = await pool.query<{ n: number }>(
+        `select count(distinct subscription_id)::int as n from payments where subscription_id = any($1) and type = 'renewal'`,
+        [dueIds],
+      )
+      issued = r.rows[0]?.n ?? 0
+      await sleep(300)
+    }
+    await sleep(2000)
+    const once = await pool.query<{ n: number; audits: number }>(
+      `select count(*)::int as n,
+              (select count(*)::int from audit_log where action = 'payment.renewal_invoice'
+                and entity_id in (select id from payments where subscription_id = any($1) and type = 'renewal')) as audits
+       from payments where subscription_id = any($1) and type = 'renewal'`,
+      [dueIds],
+    )
+    check(
+      once.rows[0]?.n === dueIds.length && once.rows[0]?.audits === dueIds.length,
+      `worker killed beside another: ${JSON.stringify(once.rows[0])} renewals/audits for ${dueIds.length}`,
+    )
+    await assertInvariants(database.db, 'two instances: webhook and crash rounds')
+
+    // ---- Outage: PostgreSQL stopped 8 s under light load on both servers ----
+    const servers2 = processes.filter((p) => p.kind === 'server')
+    const answers: Answer[] = []
+    let running = true
+    const loops = servers2.map(async (server, i) => {
+      while (running) {
+        answers.push(await call(server.url, 'GET', '/api/plans', { ip: `10.78.0.${i + 1}`, timeoutMs: 20_000 }))
+        await sleep(100)
+      }
+    })
+    await sleep(1000)
+    const stoppedAt = Date.now()
+    cluster.stop('fast')
+    await sleep(8000)
+    cluster.start()
+    const backAt = Date.now()
+    const recovered: number[] = []
+    for (const server of servers2) {
+      while (Date.now() - backAt < 30_000) {
+        const r = await call(server.url, 'GET', '/api/payments', { cookie: buyer!.cookie, ip: buyer!.ip })
+        if (r.status === 200) break
+        await sleep(100)
+      }
+      recovered.push(Date.now() - backAt)
+    }
+    await sleep(1000)
+    running = false
+    await Promise.all(loops)
+    const during = answers.filter((x) => x.at - x.ms > stoppedAt + 500 && x.at - x.ms < backAt - 5000)
+    const bad = during.filter(
+      (x) => x.ms > 5000 || (x.status >= 500 && (x.body as { code?: string })?.code !== 'service_unavailable'),
+    )
+    check(during.length > 0, 'two instances: no request during the outage')
+    check(bad.length === 0, `two instances during the outage: ${JSON.stringify(bad.slice(0, 3))}`)
+    for (const ms of recovered) check(ms < 10_000, `two instances: a server recovered after ${ms} ms`)
+    for (const p of processes) check(p.child.exitCode === null, `a ${p.kind} died during the outage`)
+    await assertInvariants(database.db, 'two instances: outage')
+    const figures = {
+      send_code_statuses: statuses.join('/'),
+      renewals: String(final.rows[0]?.n),
+      stripe_event_on_both: results.join('+'),
+      checkout_killed_answer: String(firstAnswer.status),
+      outage_answers: String(during.length),
+      outage_503: String(during.filter((x) => x.status === 503).length),
+      recovered_ms: recovered.join('/'),
+    }
+    log(`two: ${JSON.stringify(figures)}`)
+    return figures
   } catch (error) {
     for (const p of processes)
       console.error(`--- ${p.kind} (exit ${p.child.exitCode}):\n${p.output.slice(-15).join('\n')}`)
@@ -115,5 +354,6 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
   } finally {
     for (const p of processes) await stopGracefully(p)
     await database.close()
+    await stripe.close()
   }
 }
