@@ -1,29 +1,110 @@
-// Providers misbehaving (WhatsApp Cloud API through the fake Graph): a verification code asked while Meta answers
-// 500, never answers, or answers slowly. The customer gets a Portuguese answer within 10 s, and the retry once Meta
-// is back sends exactly one message.
+// Providers misbehaving, each through its local fake: WhatsApp Cloud API (fake Graph) on a verification code,
+// Stripe (fake-stripe-server.ts) on the card checkout, the PSP's API Pix (fake-psp.ts, mTLS) on the PIX checkout,
+// answering 500, never answering, or answering slowly; and an SMTP server (smtp-server on loopback) refusing
+// connections or never greeting while the billing tick delivers e-mail notifications. The customer gets a
+// Portuguese answer within 10 s (or, for API Pix, the static code the design falls back to), nothing is activated,
+// the retry once the provider is back makes no duplicate (one code, one Stripe session key, one PSP charge), and an
+// e-mail that failed is retried by a later pass and sent once.
+import { randomBytes } from 'node:crypto'
+import { createServer, type Server } from 'node:net'
 import path from 'node:path'
+import { SMTPServer } from 'smtp-server'
+import { pixTxidFor } from '../../src/domain/pix-txid'
+import { startFakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
 import { startFakeGraph } from '../../src/server/test/fake-graph/fake-graph'
+import { startFakePsp } from '../../src/server/test/fake-psp/fake-psp'
 import {
   type AppProcess,
+  assertInvariants,
   baseEnv,
+  billingTick,
   type Cluster,
   call,
   check,
+  createCustomers,
+  freePort,
   log,
   prepare,
+  signIn,
   startProcess,
   stopGracefully,
 } from './harness'
+
+type SmtpMode = 'ok' | 'hang' | 'refuse'
+
+/** An SMTP server on one loopback port that can accept mail, accept connections and never greet, or be gone. */
+async function startSmtp() {
+  const port = await freePort()
+  const received: { to: string[] }[] = []
+  let current: { close(done: () => void): void } | null = null
+  const listen = (server: Server | SMTPServer) =>
+    new Promise<void>((resolve, reject) => {
+      const net = server instanceof SMTPServer ? server.server : server
+      net.once('error', reject)
+      server.listen(port, '127.0.0.1', () => resolve())
+    })
+  const sockets = new Set<import('node:net').Socket>()
+  async function mode(next: SmtpMode) {
+    if (current) {
+      for (const socket of sockets) socket.destroy()
+      sockets.clear()
+      const closing = current
+      await new Promise<void>((resolve) => closing.close(() => resolve()))
+      current = null
+    }
+    if (next === 'ok') {
+      const smtp = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        logger: false,
+        onData(stream, session, callback) {
+          stream.on('data', () => {})
+          stream.on('end', () => {
+            received.push({ to: session.envelope.rcptTo.map((r) => r.address) })
+            callback()
+          })
+        },
+      })
+      await listen(smtp)
+      current = smtp
+    } else if (next === 'hang') {
+      // Accepts the connection and never sends the 220 greeting.
+      const silent = createServer((socket) => {
+        sockets.add(socket)
+        socket.on('error', () => {})
+      })
+      await listen(silent)
+      current = silent
+    }
+  }
+  return { url: `smtp://127.0.0.1:${port}`, received, mode, close: () => mode('refuse') }
+}
 
 const portuguese = /[ãõçáéíóúâê]|não|tente|indisponível|erro/i
 
 export async function providersScenario(cluster: Cluster, dir: string): Promise<Record<string, string>> {
   const database = await prepare(cluster.url)
+  const pool = database.pool!
   const graph = await startFakeGraph({ templates: { codigo_verificacao: { bodyParams: 1, urlButton: true } } })
+  const stripe = await startFakeStripe()
+  const psp = await startFakePsp({ callbackRetryDelayMs: 10 })
+  const smtp = await startSmtp()
+  await smtp.mode('ok')
+  await pool.query('update pix_settings set pix_key = $1 where id = 1', [psp.merchantKey])
+  const env = baseEnv(cluster, path.join(dir, 'providers'), {
+    ...graph.env(),
+    ...psp.env(),
+    STRIPE_SECRET_KEY: 'sk_test_x',
+    STRIPE_WEBHOOK_SECRET: 'whsec_providers',
+    STRIPE_API_URL: stripe.url,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Cobrança <cobranca@falhas.example.com.br>',
+    RUN_JOBS: 'false',
+  })
   let server: AppProcess | undefined
   const figures: Record<string, string> = {}
   try {
-    server = await startProcess('server', baseEnv(cluster, path.join(dir, 'providers'), graph.env()))
+    server = await startProcess('server', env)
     const faults: [string, () => void, boolean][] = [
       [
         'whatsapp_500',
@@ -59,6 +140,202 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
       check(sent() === 1, `${name}: ${sent()} messages after the retry`)
       log(`providers: ${name} → ${first.status} in ${first.ms.toFixed(0)} ms: ${message}`)
     }
+
+    // ---- Stripe: the card checkout while Stripe answers 500 (twice: the SDK retries once), hangs, or is slow ----
+    const cardFaults: [string, () => void, boolean][] = [
+      [
+        'stripe_500',
+        () => {
+          for (let i = 0; i < 2; i++)
+            stripe.failNext({ method: 'POST', path: /^\/v1\/checkout\/sessions$/ }, 500, {
+              type: 'api_error',
+              message: 'An unknown error occurred',
+            })
+        },
+        false,
+      ],
+      [
+        'stripe_hang',
+        () => {
+          for (let i = 0; i < 2; i++)
+            stripe.stallNext({ method: 'POST', path: /^\/v1\/checkout\/sessions$/ }, { mode: 'hang' })
+        },
+        false,
+      ],
+      [
+        'stripe_slow_3s',
+        () => stripe.stallNext({ method: 'POST', path: /^\/v1\/checkout\/sessions$/ }, { mode: 'slow', ms: 3000 }),
+        true,
+      ],
+    ]
+    const cardCustomers = await createCustomers(pool, cardFaults.length, `card${randomBytes(2).toString('hex')}`)
+    for (const [i, [name, arm, succeeds]] of cardFaults.entries()) {
+      const customer = cardCustomers[i]!
+      await signIn(server.url, customer)
+      const send = () =>
+        call(server!.url, 'POST', '/api/checkout/card', {
+          body: { plan_id: 'plan_pro' },
+          cookie: customer.cookie,
+          ip: customer.ip,
+          timeoutMs: 30_000,
+        })
+      arm()
+      const first = await send()
+      figures[`${name}_ms`] = first.ms.toFixed(0)
+      figures[`${name}_status`] = String(first.status)
+      check(first.ms < 10_000, `${name}: answered after ${first.ms.toFixed(0)} ms`)
+      const sessions = () =>
+        stripe.requests.filter(
+          (r) => r.path === '/v1/checkout/sessions' && (r.body.metadata as { userId?: string })?.userId === customer.id,
+        )
+      if (succeeds) {
+        check(first.status === 200, `${name}: ${first.status} ${JSON.stringify(first.body)}`)
+      } else {
+        const message = String((first.body as { message?: unknown })?.message ?? '')
+        check(first.status === 502, `${name}: ${first.status} ${JSON.stringify(first.body)}`)
+        check(portuguese.test(message), `${name}: message not in Portuguese: ${message}`)
+        log(`providers: ${name} → ${first.status} in ${first.ms.toFixed(0)} ms: ${message}`)
+      }
+      // Stripe back: the retry (and a double click) get one session, every attempt under one idempotency key.
+      const retry = await send()
+      const again = await send()
+      check(retry.status === 200 && again.status === 200, `${name} retry: ${retry.status}/${again.status}`)
+      const url = (retry.body as { url?: string }).url
+      check(url && url === (again.body as { url?: string }).url, `${name}: the retries got two sessions`)
+      if (succeeds) check(url === (first.body as { url?: string }).url, `${name}: a second session after the slow one`)
+      const keys = new Set(sessions().map((r) => r.headers['idempotency-key']))
+      check(keys.size === 1, `${name}: ${keys.size} idempotency keys for one purchase`)
+      const active = await pool.query<{ n: number }>(
+        `select count(*)::int as n from subscriptions where user_id = $1 and status = 'active'`,
+        [customer.id],
+      )
+      check(active.rows[0]?.n === 0, `${name}: a subscription was activated without a payment`)
+    }
+
+    // ---- API Pix: the PIX checkout while the PSP answers 500, hangs, or is slow ----
+    // The design (billing/pix-invoice.ts): a PSP that fails leaves the invoice on the static code (answered 200,
+    // `autoConfirm` false) and the charge is created on the next view; it is never created twice (txid per invoice).
+    const pixFaults: [string, () => void, 'fallback' | 'charge'][] = [
+      ['apipix_500', () => psp.controls.failNext({ path: '^/v2/cob/', status: 500, times: 2 }), 'fallback'],
+      ['apipix_hang', () => psp.controls.failNext({ path: '^/v2/cob/', mode: 'hang', times: 2 }), 'fallback'],
+      ['apipix_slow_3s', () => psp.controls.failNext({ path: '^/v2/cob/', mode: 'slow', delayMs: 3000 }), 'charge'],
+    ]
+    const pixCustomers = await createCustomers(pool, pixFaults.length, `pix${randomBytes(2).toString('hex')}`)
+    for (const [i, [name, arm, outcome]] of pixFaults.entries()) {
+      const customer = pixCustomers[i]!
+      await signIn(server.url, customer)
+      const send = () =>
+        call(server!.url, 'POST', '/api/checkout/pix', {
+          body: { plan_id: 'plan_pro' },
+          cookie: customer.cookie,
+          ip: customer.ip,
+          timeoutMs: 30_000,
+        })
+      arm()
+      const first = await send()
+      psp.controls.clearFailures()
+      figures[`${name}_ms`] = first.ms.toFixed(0)
+      figures[`${name}_status`] = String(first.status)
+      check(first.ms < 10_000, `${name}: answered after ${first.ms.toFixed(0)} ms`)
+      check(first.status === 200, `${name}: ${first.status} ${JSON.stringify(first.body)}`)
+      const result = first.body as { payment: { id: string } }
+      const txid = pixTxidFor(result.payment.id)
+      // The static code (its reference is still matched by the webhook and the reconciliation), or the PSP's charge.
+      const status = async () =>
+        (
+          await pool.query<{ pix_charge_status: string }>('select pix_charge_status from payments where id = $1', [
+            result.payment.id,
+          ])
+        ).rows[0]?.pix_charge_status
+      const firstStatus = await status()
+      check(
+        firstStatus === (outcome === 'fallback' ? 'fallback' : 'active'),
+        `${name}: charge status ${firstStatus} after the first answer`,
+      )
+      log(`providers: ${name} → ${first.status} in ${first.ms.toFixed(0)} ms (${outcome})`)
+      // The PSP back: the retry (checkout again, then the invoice's PIX view) reuses the invoice and its one charge.
+      const retry = await send()
+      check(retry.status === 200, `${name} retry: ${retry.status}`)
+      check(
+        (retry.body as { payment: { id: string } }).payment.id === result.payment.id,
+        `${name}: the retry made another invoice`,
+      )
+      const view = await call(server.url, 'GET', `/api/payments/${result.payment.id}/pix`, {
+        cookie: customer.cookie,
+        ip: customer.ip,
+      })
+      check(view.status === 200, `${name}: PIX view ${view.status}`)
+      const charge = psp.charge(txid) as { loc?: { id: number } } | undefined
+      check(charge, `${name}: no charge at the PSP after the retry`)
+      const finalStatus = await status()
+      check(finalStatus === 'active', `${name}: charge status ${finalStatus} after the retry`)
+      const puts = psp.calls.filter((c) => c.method === 'PUT' && c.path === `/v2/cob/${txid}` && c.status === 201)
+      check(puts.length === 1, `${name}: the PSP created ${puts.length} charges for one invoice`)
+      const open = await pool.query<{ n: number; active: number }>(
+        `select count(*) filter (where p.status in ('pending', 'pending_pix'))::int as n,
+                count(*) filter (where s.status = 'active')::int as active
+         from payments p join subscriptions s on s.id = p.subscription_id where s.user_id = $1`,
+        [customer.id],
+      )
+      check(open.rows[0]?.n === 1 && open.rows[0]?.active === 0, `${name}: ${JSON.stringify(open.rows[0])}`)
+    }
+
+    // ---- SMTP: e-mail notifications delivered by the billing tick while the SMTP server refuses or never greets ----
+    for (const mode of ['refuse', 'hang'] as const) {
+      const [customer] = await createCustomers(pool, 1, `mail${mode}${randomBytes(2).toString('hex')}`)
+      const subscriptionId = `sub_mail_${randomBytes(6).toString('hex')}`
+      await pool.query(
+        `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start, current_period_end, anchor_day)
+         values ($1, $2, 'plan_basic', 'active', 'pix', now() - interval '28 days', now() + interval '2 days',
+                 extract(day from now() - interval '28 days')::int)`,
+        [subscriptionId, customer!.id],
+      )
+      await pool.query(
+        `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
+                               pix_reference, pix_end_to_end_id)
+         values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
+        [
+          `pay_mail_${randomBytes(6).toString('hex')}`,
+          subscriptionId,
+          `ASS${randomBytes(11).toString('hex')}`,
+          `E${randomBytes(15).toString('hex')}F`,
+        ],
+      )
+      await smtp.mode(mode)
+      const started = Date.now()
+      check((await billingTick(env).done) === 0, `smtp_${mode}: the billing tick failed`)
+      figures[`smtp_${mode}_tick_ms`] = String(Date.now() - started)
+      const mails = () =>
+        pool.query<{ id: string; status: string; attempts: number; last_error: string | null }>(
+          `select id, status, attempts, last_error from notifications where user_id = $1 and channel = 'email'`,
+          [customer!.id],
+        )
+      const failed = (await mails()).rows
+      check(failed.length > 0, `smtp_${mode}: no e-mail notification was due`)
+      check(
+        failed.every((m) => m.status === 'pending' && m.attempts >= 1 && m.last_error),
+        `smtp_${mode}: after the failure ${JSON.stringify(failed)}`,
+      )
+      const sentBefore = smtp.received.filter((m) => m.to.includes(customer!.email)).length
+      check(sentBefore === 0, `smtp_${mode}: ${sentBefore} e-mails arrived although SMTP failed`)
+      // SMTP back; the back-off's wait is skipped (next_attempt_at now), then two passes: each e-mail sent once.
+      await smtp.mode('ok')
+      await pool.query(`update notifications set next_attempt_at = now() where user_id = $1 and channel = 'email'`, [
+        customer!.id,
+      ])
+      check((await billingTick(env).done) === 0, `smtp_${mode}: the billing tick after the return failed`)
+      check((await billingTick(env).done) === 0, `smtp_${mode}: a second billing tick failed`)
+      const after = (await mails()).rows
+      check(
+        after.every((m) => m.status === 'sent'),
+        `smtp_${mode}: after the return ${JSON.stringify(after)}`,
+      )
+      const arrived = smtp.received.filter((m) => m.to.includes(customer!.email)).length
+      check(arrived === after.length, `smtp_${mode}: ${arrived} e-mails arrived for ${after.length} notifications`)
+      figures[`smtp_${mode}_emails`] = String(arrived)
+      log(`providers: smtp ${mode} → ${failed.length} e-mail(s) retried, ${arrived} sent once`)
+    }
+    await assertInvariants(database.db, 'providers')
     return figures
   } catch (error) {
     if (server) console.error(`--- server (exit ${server.child.exitCode}):\n${server.output.slice(-25).join('\n')}`)
@@ -66,6 +343,9 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
   } finally {
     if (server) await stopGracefully(server)
     await graph.close()
+    await stripe.close()
+    await psp.stop()
+    await smtp.close()
     await database.close()
   }
 }

@@ -142,7 +142,11 @@ function needsCharge(payment: PaymentRow): boolean {
  * row as it is afterwards. With PIX_PROVIDER=manual, or for anything but an open PIX invoice, it only reads.
  * Never throws for the PSP: a failure leaves (or puts) the invoice on the static code, to be retried.
  */
-export async function ensurePixCharge(deps: PixDeps, paymentId: string): Promise<PaymentRow | null> {
+export async function ensurePixCharge(
+  deps: PixDeps,
+  paymentId: string,
+  options: { budgetMs?: number } = {},
+): Promise<PaymentRow | null> {
   const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId)).limit(1)
   if (!payment || !deps.pix || !needsCharge(payment)) return payment ?? null
   const settings = await getPixSettings(deps.db)
@@ -157,7 +161,11 @@ export async function ensurePixCharge(deps: PixDeps, paymentId: string): Promise
   const expiresInSeconds = Math.max(minChargeSeconds, Math.floor((payment.dueDate.getTime() - now.getTime()) / 1000))
   const open = or(isNull(payments.pixChargeStatus), eq(payments.pixChargeStatus, 'fallback'))
   try {
-    const cob = await deps.pix.ensureCob(txid, cobBody({ amountCents: payment.amountCents, key, expiresInSeconds }))
+    const cob = await deps.pix.ensureCob(
+      txid,
+      cobBody({ amountCents: payment.amountCents, key, expiresInSeconds }),
+      options,
+    )
     const location = cob.loc?.location ?? cob.location ?? null
     let copiaECola = cob.pixCopiaECola ?? null
     if (!copiaECola && location && settings) {
@@ -203,10 +211,17 @@ async function reread(deps: PixDeps, id: string): Promise<PaymentRow | null> {
   return row ?? null
 }
 
+/**
+ * How long a customer's checkout (or PIX view) waits for the PSP's charge before it shows the static code: the
+ * answer stays within 10 s even when the PSP hangs (its calls alone time out after 10 s each; found by
+ * test/faults/providers.ts: 20 s with a hung PUT and read-back).
+ */
+export const customerChargeBudgetMs = 6_000
+
 /** The charge the customer sees: the PSP's code when the invoice has a live charge, else the static one. */
 export async function withPspCharge(deps: PixDeps, charge: PixCharge): Promise<PixCharge> {
   if (!deps.pix) return charge
-  const payment = await ensurePixCharge(deps, charge.paymentId)
+  const payment = await ensurePixCharge(deps, charge.paymentId, { budgetMs: customerChargeBudgetMs })
   const live = payment?.pixChargeStatus === 'active' && payment.pixCopiaECola
   const expired = payment?.pixChargeExpiresAt && payment.pixChargeExpiresAt.getTime() <= deps.now().getTime()
   if (payment && live && !expired && payment.pixCopiaECola) {

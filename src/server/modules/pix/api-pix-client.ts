@@ -225,7 +225,32 @@ export class ApiPixClient {
    * same txid (some return it, some refuse), and a timeout leaves us not knowing whether the first one arrived.
    * In both cases the charge is read back and accepted only when its amount and key are the ones asked for.
    */
-  async ensureCob(txid: string, body: CobSolicitada): Promise<Cob> {
+  async ensureCob(txid: string, body: CobSolicitada, options: { budgetMs?: number } = {}): Promise<Cob> {
+    if (!options.budgetMs) return this.ensureCobUnbounded(txid, body)
+    // A customer is waiting: the token, the PUT and the read-back together get `budgetMs`, after which the caller
+    // falls back (the calls themselves end at their own timeout; a charge they still create is the one this txid
+    // finds next time, never a second one).
+    let timer: NodeJS.Timeout | undefined
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new ApiPixError(`PIX: cobrança sem resposta em ${options.budgetMs} ms`, {
+              kind: 'timeout',
+              code: 'ETIMEDOUT',
+            }),
+          ),
+        options.budgetMs,
+      )
+    })
+    try {
+      return await Promise.race([this.ensureCobUnbounded(txid, body), deadline])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private async ensureCobUnbounded(txid: string, body: CobSolicitada): Promise<Cob> {
     try {
       return await this.putCob(txid, body)
     } catch (error) {
