@@ -60,8 +60,10 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
   let env = manualEnv
   let server: AppProcess = await startProcess('server', env)
   const port = server.port
+  const startMs: number[] = []
   const restart = async () => {
     server = await startProcess('server', env, { port })
+    startMs.push(server.startMs)
   }
   /** The next round needs the other PIX configuration: a graceful restart with it. */
   const switchEnv = async (wanted: typeof env) => {
@@ -404,6 +406,9 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
     }
     const mean = (xs: number[]) => (xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length / 1000).toFixed(1) : '-')
     log(`crash: mean seconds per round ${JSON.stringify(Object.fromEntries(kinds.map((k) => [k, mean(roundMs[k])])))}`)
+    log(
+      `crash: server restarts ${startMs.length}, mean ${mean(startMs)} s, max ${(Math.max(...startMs) / 1000).toFixed(1)} s`,
+    )
     return Object.fromEntries(Object.entries({ rounds, ...counts }).map(([k, v]) => [k, String(v)]))
   } catch (error) {
     console.error(`--- server (exit ${server.child.exitCode}):\n${server.output.slice(-25).join('\n')}`)

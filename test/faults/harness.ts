@@ -117,6 +117,8 @@ export type AppProcess = {
   child: ChildProcess
   output: string[]
   exited: Promise<number | null>
+  /** Milliseconds from spawn to ready (health 200, or the worker's ready line). */
+  startMs: number
 }
 
 export type AppEnv = Record<string, string>
@@ -187,7 +189,8 @@ export async function startProcess(
   child.stdout?.on('data', keep)
   child.stderr?.on('data', keep)
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const app: AppProcess = { kind, port, url: `http://127.0.0.1:${port}`, child, output, exited }
+  const spawnedAt = Date.now()
+  const app: AppProcess = { kind, port, url: `http://127.0.0.1:${port}`, child, output, exited, startMs: 0 }
   const deadline = Date.now() + 90_000
   let done = false
   void exited.then(() => {
@@ -198,11 +201,17 @@ export async function startProcess(
     if (kind === 'server') {
       try {
         const response = await fetch(`${app.url}/api/health`, { signal: AbortSignal.timeout(2000) })
-        if (response.status === 200) return app
+        if (response.status === 200) {
+          app.startMs = Date.now() - spawnedAt
+          return app
+        }
       } catch {
         // not listening yet
       }
-    } else if (output.some((l) => l.includes('Worker de cobrança pronto'))) return app
+    } else if (output.some((l) => l.includes('Worker de cobrança pronto'))) {
+      app.startMs = Date.now() - spawnedAt
+      return app
+    }
     await sleep(200)
   }
   child.kill('SIGKILL')

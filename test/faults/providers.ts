@@ -25,6 +25,7 @@ import {
   freePort,
   log,
   prepare,
+  short,
   signIn,
   startProcess,
   stopGracefully,
@@ -281,7 +282,8 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
     }
 
     // ---- SMTP: e-mail notifications delivered by the billing tick while the SMTP server refuses or never greets ----
-    for (const mode of ['refuse', 'hang'] as const) {
+    // The short (CI) run drives the harder of the two, the server that never greets.
+    for (const mode of short ? (['hang'] as const) : (['refuse', 'hang'] as const)) {
       const [customer] = await createCustomers(pool, 1, `mail${mode}${randomBytes(2).toString('hex')}`)
       const subscriptionId = `sub_mail_${randomBytes(6).toString('hex')}`
       await pool.query(

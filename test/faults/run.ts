@@ -1,4 +1,4 @@
-// `npm run test:faults [-- --short] [-- --only=outage,crash,providers,two]`: the fault scripts, each against the real
+// `npm run test:faults [-- --short] [-- --only=outage,crash,providers,two] [-- --no-build]`: the fault scripts, each against the real
 // server and worker processes on a PostgreSQL cluster of their own (a temporary directory, a free port). Exits 1 on
 // the first broken guarantee. `--short` (or FAULTS_SHORT=1) is the CI version: fewer crashes, shorter outage.
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -25,7 +25,8 @@ async function main(): Promise<number> {
   // The short (CI) run leaves out the two-instance scenario, to stay near 3 minutes; --only=two runs it.
   const names = Object.keys(scenarios).filter((n) => (only ? only.includes(n) : !(short && n === 'two')))
   const started = Date.now()
-  await buildServer()
+  // --no-build: reuse dist/ (another run of the scripts is using it, or it was just built).
+  if (!process.argv.includes('--no-build')) await buildServer()
   const results: [string, Record<string, string>][] = []
   for (const name of names) {
     const cluster = new Cluster()
