@@ -348,9 +348,12 @@ export async function call(
 }
 
 export async function signIn(base: string, customer: { email: string; ip: string; cookie?: string }): Promise<string> {
+  // Set-up, not under test: a generous deadline (scrypt on a machine at load average 40 took over 15 s, which ended
+  // a full crash run at round 23 with a client-side timeout).
   const answer = await call(base, 'POST', '/api/auth/sign-in', {
     body: { email: customer.email, password },
     ip: customer.ip,
+    timeoutMs: 60_000,
   })
   if (answer.status !== 200)
     throw new Error(`sign-in ${customer.email}: ${answer.status} ${JSON.stringify(answer.body)}`)
