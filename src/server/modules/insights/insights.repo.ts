@@ -4,6 +4,7 @@
 // Metric definitions: README, "Admin home: MRR movements and rates".
 import { sql, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
+import { cancelScheduledStatuses, openPaymentStatuses, payingStatuses } from '../../../domain/admin-filters'
 
 export const insightsTimeZone = 'America/Sao_Paulo'
 /** Months shown (the current one included). */
@@ -15,25 +16,39 @@ async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
 }
 
 const tz = sql.raw(`'${insightsTimeZone}'`)
+const inList = (values: readonly string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )
 
 /**
- * Recomputes the last `insightsMonths` months (through the month of `now`) into insights_monthly, in one statement.
+ * Recomputes the months from `fromMonth` (YYYY-MM-01) through the month of `now` into insights_monthly, in one
+ * statement (the billing tick passes only the months that can still change: see refreshStaleInsights in the service).
  *
  * MRR of a customer at an instant = the sum of the `mrr_cents` in force then (the latest history row of each of their
  * subscriptions effective before it). Each month compares every customer's MRR at its first instant with the one at
  * the first instant of the next month (or `now` for the current month).
  */
-export async function refreshMonthlyInsights(db: Executor, now: Date): Promise<number> {
+export async function refreshMonthlyInsights(
+  db: Executor,
+  now: Date,
+  fromMonth: string = monthOf(now, -(insightsMonths - 1)),
+): Promise<number> {
+  const result = await rows<{ month: string }>(db, monthlyInsightsSql(now, fromMonth))
+  return result.length
+}
+
+/** The refresh statement (exported for EXPLAIN in the bench). */
+export function monthlyInsightsSql(now: Date, fromMonth: string): SQL {
   const at = sql`${now.toISOString()}::timestamptz`
-  const result = await rows<{ month: string }>(
-    db,
-    sql`
+  return sql`
 with months as (
   select m::date as month,
     (m at time zone ${tz}) as starts,
     least((m + interval '1 month') at time zone ${tz}, ${at}) as ends
   from generate_series(
-    date_trunc('month', ${at} at time zone ${tz}) - interval '${sql.raw(String(insightsMonths - 1))} months',
+    ${fromMonth}::timestamp,
     date_trunc('month', ${at} at time zone ${tz}),
     interval '1 month') as m
 ),
@@ -122,9 +137,7 @@ on conflict (month) do update set
   pix_auto_p50_seconds = excluded.pix_auto_p50_seconds, pix_auto_p95_seconds = excluded.pix_auto_p95_seconds,
   pix_manual_count = excluded.pix_manual_count, pix_manual_p50_seconds = excluded.pix_manual_p50_seconds,
   pix_manual_p95_seconds = excluded.pix_manual_p95_seconds, refreshed_at = excluded.refreshed_at
-returning i.month`,
-  )
-  return result.length
+returning i.month`
 }
 
 export type MonthlyRow = {
@@ -235,7 +248,7 @@ export async function readNowFigures(db: Executor, now: Date): Promise<NowFigure
       sql`select c.plan_id, p.name as plan_name, c.billing_method, sum(c.count)::int as n,
           sum(c.count * p.price_cents)::bigint as mrr
         from subscription_counts c join plans p on p.id = c.plan_id
-        where c.status in ('active', 'past_due') and c.count > 0
+        where c.status in (${inList(payingStatuses)}) and c.count > 0
         group by c.plan_id, p.name, c.billing_method`,
     ),
     rows<{ due_n: number; due_c: string; over_n: number; over_c: string }>(
@@ -244,14 +257,14 @@ export async function readNowFigures(db: Executor, now: Date): Promise<NowFigure
           coalesce(sum(amount_cents) filter (where due_date >= ${at}), 0)::bigint as due_c,
           count(*) filter (where due_date < ${at})::int as over_n,
           coalesce(sum(amount_cents) filter (where due_date < ${at}), 0)::bigint as over_c
-        from payments where status in ('pending', 'pending_pix')`,
+        from payments where status in (${inList(openPaymentStatuses)})`,
     ),
     rows<{ past_due: number; scheduled: number }>(
       db,
       sql`select
           (select count(*)::int from subscriptions where status = 'past_due') as past_due,
           (select count(*)::int from subscriptions
-            where status in ('active', 'trialing', 'past_due') and cancel_at_period_end
+            where status in (${inList(cancelScheduledStatuses)}) and cancel_at_period_end
               and current_period_end >= ${monthFrom} and current_period_end < ${monthTo}) as scheduled`,
     ),
   ])
