@@ -113,7 +113,7 @@ beforeAll(async () => {
   await event({ attempts: 0, nextAttemptAt: now })
   deliveredEventId = await event({ status: 'delivered', attempts: 1, deliveredAt: now })
   await event({ status: 'skipped' })
-})
+}, 180_000)
 afterAll(async () => {
   await t.close()
 })

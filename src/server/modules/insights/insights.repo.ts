@@ -35,7 +35,7 @@ export async function refreshMonthlyInsights(
   now: Date,
   fromMonth: string = monthOf(now, -(insightsMonths - 1)),
 ): Promise<number> {
-  const result = await rows<{ month: string }>(db, monthlyInsightsSql(now, fromMonth))
+  const result = await withSortMemory(db, (tx) => rows<{ month: string }>(tx, monthlyInsightsSql(now, fromMonth)))
   return result.length
 }
 
@@ -92,13 +92,21 @@ moves as (
   from pairs p left join firsts f on f.user_id = p.user_id
   group by p.month
 ),
-paid as (
+${revenueAndUpsert(at)}`
+}
+
+/**
+ * The end of both refresh statements: revenue and PIX confirmation times per month of `months` (month, starts,
+ * ends), then the upsert of one insights_monthly row per month from `months`, `moves` and `revenue`.
+ */
+function revenueAndUpsert(at: SQL): SQL {
+  return sql`paid as (
   select date_trunc('month', pm.paid_at at time zone ${tz})::date as month, pm.payment_method,
     coalesce(pm.amount_received_cents, pm.amount_cents) as cents,
     case when pm.payment_method = 'pix' then coalesce(pm.pix_confirmed_via, 'manual') end as via,
     greatest(0, round(extract(epoch from pm.paid_at - pm.created_at)))::int as seconds
   from payments pm
-  where pm.status = 'paid' and pm.paid_at >= (select min(starts) from months) and pm.paid_at < ${at}
+  where pm.status = 'paid' and pm.paid_at >= (select min(starts) from months) and pm.paid_at < (select max(ends) from months)
 ),
 revenue as (
   select month,
@@ -138,6 +146,81 @@ on conflict (month) do update set
   pix_manual_count = excluded.pix_manual_count, pix_manual_p50_seconds = excluded.pix_manual_p50_seconds,
   pix_manual_p95_seconds = excluded.pix_manual_p95_seconds, refreshed_at = excluded.refreshed_at
 returning i.month`
+}
+
+/**
+ * Recomputes one month (YYYY-MM-01) from the row of the month before it, which must be final (refreshed after that
+ * month ended): only the customers whose MRR can have moved in the month (those with a subscription_history row
+ * effective in it) are looked at, through subscription_history_user_idx; the others carry the previous month's end
+ * into this one. mrr_start and customers_start are the previous row's mrr_end and customers_end (the same instant);
+ * the ends are the starts plus the month's movements. Revenue is read for this month only.
+ */
+export async function refreshInsightsMonth(db: Executor, now: Date, month: string): Promise<void> {
+  await withSortMemory(db, (tx) => tx.execute(insightsMonthSql(now, month)))
+}
+
+/**
+ * Runs the refresh with 32 MB for sorts and hashes (the default 4 MB spills a month's paid invoices, sorted for the
+ * percentiles, to disk), for this transaction only.
+ */
+async function withSortMemory<T>(db: Executor, run: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '32MB'`)
+    return run(tx)
+  })
+}
+
+/** The one-month refresh statement (exported for EXPLAIN in the bench). */
+export function insightsMonthSql(now: Date, month: string): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`
+  const starts = monthStart(month).toISOString()
+  const next = monthStart(monthAfter(month, 1)).toISOString()
+  const previous = monthAfter(month, -1)
+  return sql`
+with months as (
+  select ${month}::date as month, ${starts}::timestamptz as starts, least(${next}::timestamptz, ${at}) as ends
+),
+prev as (select mrr_end_cents, customers_end from insights_monthly where month = ${previous}::date),
+changed as (
+  select distinct h.user_id from subscription_history h cross join months m
+  where h.effective_at >= m.starts and h.effective_at < m.ends
+),
+pairs as (
+  select m.month, m.starts, c.user_id,
+    coalesce((select sum(x.mrr_cents) from (select distinct on (h.subscription_id) h.mrr_cents
+      from subscription_history h where h.user_id = c.user_id and h.effective_at < m.starts
+      order by h.subscription_id, h.effective_at desc, h.id desc) x), 0) as a,
+    coalesce((select sum(x.mrr_cents) from (select distinct on (h.subscription_id) h.mrr_cents
+      from subscription_history h where h.user_id = c.user_id and h.effective_at < m.ends
+      order by h.subscription_id, h.effective_at desc, h.id desc) x), 0) as b
+  from changed c cross join months m
+),
+firsts as (
+  select p.user_id,
+    (select min(h.effective_at) from subscription_history h where h.user_id = p.user_id and h.mrr_cents > 0) as first_at
+  from pairs p where p.a = 0 and p.b > 0
+),
+deltas as (
+  select coalesce(sum(p.b - p.a), 0) as mrr_delta,
+    count(*) filter (where p.a = 0 and p.b > 0) - count(*) filter (where p.a > 0 and p.b = 0) as customers_delta,
+    coalesce(sum(case when p.a = 0 and p.b > 0 and f.first_at >= p.starts then p.b else 0 end), 0) as new_cents,
+    coalesce(sum(case when p.a = 0 and p.b > 0 and f.first_at < p.starts then p.b else 0 end), 0) as reactivated_cents,
+    coalesce(sum(case when p.a > 0 and p.b > p.a then p.b - p.a else 0 end), 0) as expansion_cents,
+    coalesce(sum(case when p.a > 0 and p.b > 0 and p.b < p.a then p.a - p.b else 0 end), 0) as contraction_cents,
+    coalesce(sum(case when p.a > 0 and p.b = 0 then p.a else 0 end), 0) as churned_cents,
+    count(*) filter (where p.a = 0 and p.b > 0 and f.first_at >= p.starts) as new_customers,
+    count(*) filter (where p.a = 0 and p.b > 0 and f.first_at < p.starts) as reactivated_customers,
+    count(*) filter (where p.a > 0 and p.b = 0) as churned_customers
+  from pairs p left join firsts f on f.user_id = p.user_id
+),
+moves as (
+  select m.month, pr.mrr_end_cents as mrr_start, pr.mrr_end_cents + d.mrr_delta as mrr_end, d.new_cents,
+    d.reactivated_cents, d.expansion_cents, d.contraction_cents, d.churned_cents,
+    pr.customers_end as customers_start, pr.customers_end + d.customers_delta as customers_end, d.new_customers,
+    d.reactivated_customers, d.churned_customers
+  from months m cross join prev pr cross join deltas d
+),
+${revenueAndUpsert(at)}`
 }
 
 export type MonthlyRow = {
@@ -210,6 +293,12 @@ export function monthOf(now: Date, offset = 0): string {
   const local = new Date(now.getTime() - 3 * 3_600_000)
   const d = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + offset, 1))
   return d.toISOString().slice(0, 10)
+}
+
+/** The month (YYYY-MM-01) `offset` months after `month`. */
+export function monthAfter(month: string, offset: number): string {
+  const [year, m] = month.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, m - 1 + offset, 1)).toISOString().slice(0, 10)
 }
 
 /** The instant a São Paulo month (YYYY-MM-01) begins. */
