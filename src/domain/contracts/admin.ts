@@ -1,5 +1,7 @@
 import { z } from 'zod'
-import { roleIds } from '../billing-vocabulary'
+import { dueFilters, monthPattern, openPaymentFilter, payingStatusFilter } from '../admin-filters'
+import { billingMethods, roleIds } from '../billing-vocabulary'
+import { paymentStatuses, subscriptionStatuses } from '../subscription-status'
 import { errorText } from '../errors'
 import { pixBeneficiaryCityMax, pixBeneficiaryNameMax, pixDescriptionMax, pixKeyKind } from '../pix'
 import { emailSchema } from './auth'
@@ -26,10 +28,25 @@ export { pageOf }
 
 const customerRef = z.object({ id: z.string(), name: z.string(), email: z.string() })
 
-/** GET /api/admin/subscriptions?status=&planId=&q=&sort=created_at|current_period_end|status&dir=&page=&pageSize= */
+/**
+ * GET /api/admin/subscriptions?status=&planId=&method=&cancel=&periodEnd=&q=&sort=created_at|current_period_end|status
+ * &dir=&page=&pageSize=. `status=paying` is active or past_due (what the MRR sums); `cancel=scheduled` is a
+ * cancellation at period end of a subscription still in force (active, trialing or past_due);
+ * `periodEnd=YYYY-MM` keeps those whose current period ends in that São Paulo month.
+ */
 export const adminSubscriptionsQuerySchema = listQuerySchema.extend({
-  status: subscriptionStatusSchema.optional(),
+  status: z
+    .enum([...subscriptionStatuses, payingStatusFilter], {
+      error: `Status inválido: use ${[...subscriptionStatuses, payingStatusFilter].join(', ')}.`,
+    })
+    .optional(),
   planId: z.string().max(100).optional(),
+  method: z.enum(billingMethods, { error: 'Método de cobrança inválido: use pix ou card.' }).optional(),
+  cancel: z.enum(['scheduled'], { error: 'Filtro de cancelamento inválido: use scheduled.' }).optional(),
+  periodEnd: z
+    .string()
+    .regex(monthPattern, 'Mês de fim do período inválido: use AAAA-MM (por exemplo 2026-03).')
+    .optional(),
 })
 export const adminSubscriptionSchema = z
   .object({
@@ -91,10 +108,21 @@ export const settlementPreviewSchema = z
   })
   .meta({ id: 'SettlementPreview' })
 
-/** GET /api/admin/payments?status=&method=&q=&sort=created_at|due_date|amount&dir= */
+/**
+ * GET /api/admin/payments?status=&method=&due=&q=&sort=created_at|due_date|amount&dir=. `status=open` is pending or
+ * pending_pix (the home's 'Recebíveis em aberto'); `due=due|overdue` keeps open invoices whose due date is still ahead
+ * or already past, at the request's instant.
+ */
 export const adminPaymentsQuerySchema = listQuerySchema.extend({
-  status: paymentStatusSchema.optional(),
+  status: z
+    .enum([...paymentStatuses, openPaymentFilter], {
+      error: `Status inválido: use ${[...paymentStatuses, openPaymentFilter].join(', ')}.`,
+    })
+    .optional(),
   method: paymentMethodSchema.optional(),
+  due: z
+    .enum(dueFilters, { error: 'Filtro de vencimento inválido: use due (a vencer) ou overdue (vencidas).' })
+    .optional(),
 })
 export const adminPaymentSchema = z
   .object({

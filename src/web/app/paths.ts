@@ -15,6 +15,7 @@ export const paths = {
   payments: '/dashboard/payments',
   adminSubscriptions: '/dashboard/admin-subscriptions',
   adminPayments: '/dashboard/admin-payments',
+  adminDeliveries: '/dashboard/admin-deliveries',
   customers: '/dashboard/customers',
   adminPlans: '/dashboard/plans',
   users: '/dashboard/users',

@@ -75,6 +75,10 @@ const AdminPaymentsPage = lazyPage(
   () => import('@/web/features/admin/payments/admin-payments-page'),
   (m) => m.AdminPaymentsPage,
 )
+const AdminDeliveriesPage = lazyPage(
+  () => import('@/web/features/admin/insights/deliveries-page'),
+  (m) => m.AdminDeliveriesPage,
+)
 const people = () => import('@/web/features/admin/users/people-pages')
 const CustomersPage = lazyPage(people, (m) => m.CustomersPage)
 const UsersPage = lazyPage(people, (m) => m.UsersPage)
@@ -112,6 +116,7 @@ export function AppRoutes() {
               <Route element={<RequireAdmin />}>
                 <Route path={paths.adminSubscriptions} element={<AdminSubscriptionsPage />} />
                 <Route path={paths.adminPayments} element={<AdminPaymentsPage />} />
+                <Route path={paths.adminDeliveries} element={<AdminDeliveriesPage />} />
                 <Route path={paths.customers} element={<CustomersPage />} />
                 <Route path={paths.adminPlans} element={<AdminPlansPage />} />
                 <Route path={paths.users} element={<UsersPage />} />

@@ -28,6 +28,14 @@ import { plans } from '../../db/schema/plans'
 import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import { hasOwnReceipt, ownReceiptPath, roleIds } from '../../../domain/billing-vocabulary'
 import { loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
+import {
+  cancelScheduledStatuses,
+  openPaymentFilter,
+  openPaymentStatuses,
+  payingStatuses,
+  payingStatusFilter,
+  saoPauloMonthRange,
+} from '../../../domain/admin-filters'
 
 export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>
 export type AdminPayment = z.infer<typeof adminPaymentSchema>
@@ -57,15 +65,36 @@ async function plansMatching(db: Executor, pattern: string): Promise<string[]> {
   return found.map((p) => p.id)
 }
 
+/**
+ * The subscription list's filters (the CSV export has its own copy in SQL text, insights/exports.ts). `status=paying`,
+ * `cancel=scheduled` and `periodEnd` follow src/domain/admin-filters.ts, the definitions the admin home counts with.
+ */
+function subscriptionFilters(query: AdminSubscriptionsQuery): (SQL | undefined)[] {
+  const status = query.status
+  const period = query.periodEnd ? saoPauloMonthRange(query.periodEnd) : undefined
+  return [
+    status === payingStatusFilter
+      ? inArray(subscriptions.status, [...payingStatuses])
+      : status
+        ? sql`${subscriptions.status} = ${status}`
+        : undefined,
+    query.planId ? sql`${subscriptions.planId} = ${query.planId}` : undefined,
+    query.method ? sql`${subscriptions.billingMethod} = ${query.method}` : undefined,
+    query.cancel === 'scheduled'
+      ? sql`${subscriptions.cancelAtPeriodEnd} and ${inArray(subscriptions.status, [...cancelScheduledStatuses])}`
+      : undefined,
+    period
+      ? sql`${subscriptions.currentPeriodEnd} >= ${period.from.toISOString()}::timestamptz and ${subscriptions.currentPeriodEnd} < ${period.to.toISOString()}::timestamptz`
+      : undefined,
+  ]
+}
+
 export async function listAdminSubscriptions(
   db: Executor,
   query: AdminSubscriptionsQuery,
   options: ListOptions = {},
 ): Promise<Page<AdminSubscription>> {
-  const filters = [
-    query.status ? sql`${subscriptions.status} = ${query.status}` : undefined,
-    query.planId ? sql`${subscriptions.planId} = ${query.planId}` : undefined,
-  ]
+  const filters = subscriptionFilters(query)
   const own = sql`${subscriptions}`
   let arms: Arm[] = [{ from: own, where: filters }]
   const q = query.q?.trim()
@@ -147,15 +176,33 @@ const paymentSorts: Record<string, SQL[]> = {
 
 const targetPlans = alias(plans, 'target_plans')
 
+/**
+ * The payment list's filters. `status=open` and `due=due|overdue` follow src/domain/admin-filters.ts: open is pending
+ * or pending_pix; due/overdue are open invoices whose due date is at or after `now` / before it (the admin home's
+ * 'a vencer' and 'vencidas').
+ */
+function paymentFilters(query: AdminPaymentsQuery, now: Date): (SQL | undefined)[] {
+  const status = query.status
+  const at = sql`${now.toISOString()}::timestamptz`
+  return [
+    status === openPaymentFilter
+      ? inArray(payments.status, [...openPaymentStatuses])
+      : status
+        ? sql`${payments.status} = ${status}`
+        : undefined,
+    query.method ? sql`${payments.paymentMethod} = ${query.method}` : undefined,
+    query.due ? inArray(payments.status, [...openPaymentStatuses]) : undefined,
+    query.due === 'due' ? sql`${payments.dueDate} >= ${at}` : undefined,
+    query.due === 'overdue' ? sql`${payments.dueDate} < ${at}` : undefined,
+  ]
+}
+
 export async function listAdminPayments(
   db: Executor,
   query: AdminPaymentsQuery,
-  options: ListOptions = {},
+  options: ListOptions & { now?: Date } = {},
 ): Promise<Page<AdminPayment>> {
-  const filters = [
-    query.status ? sql`${payments.status} = ${query.status}` : undefined,
-    query.method ? sql`${payments.paymentMethod} = ${query.method}` : undefined,
-  ]
+  const filters = paymentFilters(query, options.now ?? new Date())
   let arms: Arm[] = [{ from: sql`${payments}`, where: filters }]
   const q = query.q?.trim()
   if (q) {

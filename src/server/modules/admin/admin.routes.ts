@@ -152,7 +152,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminPaymentPageSchema.extend(withTotalExact), ...writeErrors },
       },
     },
-    async (request) => listAdminPayments(app.ctx.db, request.query),
+    async (request) => listAdminPayments(app.ctx.db, request.query, { now: app.ctx.now() }),
   )
   app.post(
     '/api/admin/payments/:id/confirm',

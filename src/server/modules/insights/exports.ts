@@ -5,6 +5,15 @@
 // memory. Text that a spreadsheet would run as a formula (=, +, -, @ first) is prefixed with an apostrophe.
 import { Readable } from 'node:stream'
 import { type SQL, sql } from 'drizzle-orm'
+import {
+  cancelScheduledStatuses,
+  type DueFilter,
+  openPaymentFilter,
+  openPaymentStatuses,
+  payingStatuses,
+  payingStatusFilter,
+  saoPauloMonthRange,
+} from '../../../domain/admin-filters'
 import { paymentStatusLabel, subscriptionStatusLabel } from '../../../domain/subscription-status'
 import type { Executor } from '../../db/client'
 import { containsPattern, profileSearchText } from '../../db/paging'
@@ -95,9 +104,36 @@ function whereAll(conditions: (SQL | undefined)[]): SQL {
   return present.length ? sql.join(present, sql` and `) : sql`true`
 }
 
-export type PaymentsFilter = { q?: string | undefined; status?: string | undefined; method?: string | undefined }
+export type PaymentsFilter = {
+  q?: string | undefined
+  status?: string | undefined
+  method?: string | undefined
+  due?: DueFilter | undefined
+}
 
-export function paymentsCsv(db: Executor, filter: PaymentsFilter) {
+const inList = (column: SQL, values: readonly string[]) =>
+  sql`${column} in (${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )})`
+
+/** The list's filters (admin-lists.repo.ts, definitions in src/domain/admin-filters.ts) over the alias `p`. */
+function paymentFilters(filter: PaymentsFilter, now: Date): (SQL | undefined)[] {
+  const at = sql`${now.toISOString()}::timestamptz`
+  return [
+    filter.status === openPaymentFilter
+      ? inList(sql`p.status`, openPaymentStatuses)
+      : filter.status
+        ? sql`p.status = ${filter.status}`
+        : undefined,
+    filter.method ? sql`p.payment_method = ${filter.method}` : undefined,
+    filter.due ? inList(sql`p.status`, openPaymentStatuses) : undefined,
+    filter.due === 'due' ? sql`p.due_date >= ${at}` : undefined,
+    filter.due === 'overdue' ? sql`p.due_date < ${at}` : undefined,
+  ]
+}
+
+export function paymentsCsv(db: Executor, filter: PaymentsFilter, now: Date = new Date()) {
   const q = filter.q?.trim()
   const search = q
     ? sql`(${profileSearchText()} ilike ${containsPattern(q)} or p.id = ${q} or p.pix_reference = ${q} or p.pix_end_to_end_id = ${q})`
@@ -130,12 +166,7 @@ export function paymentsCsv(db: Executor, filter: PaymentsFilter) {
           join profiles on profiles.id = s.user_id
           join plans pl on pl.id = s.plan_id
           left join plans tp on tp.id = p.target_plan_id
-          where ${whereAll([
-            filter.status ? sql`p.status = ${filter.status}` : undefined,
-            filter.method ? sql`p.payment_method = ${filter.method}` : undefined,
-            search,
-            after('p', cursor),
-          ])}
+          where ${whereAll([...paymentFilters(filter, now), search, after('p', cursor)])}
           order by p.created_at desc, p.id desc limit ${batchSize}`,
       ),
     (r) => [
@@ -157,7 +188,34 @@ export function paymentsCsv(db: Executor, filter: PaymentsFilter) {
   )
 }
 
-export type SubscriptionsFilter = { q?: string | undefined; status?: string | undefined; planId?: string | undefined }
+export type SubscriptionsFilter = {
+  q?: string | undefined
+  status?: string | undefined
+  planId?: string | undefined
+  method?: string | undefined
+  cancel?: 'scheduled' | undefined
+  periodEnd?: string | undefined
+}
+
+/** The list's filters (admin-lists.repo.ts, definitions in src/domain/admin-filters.ts) over the alias `s`. */
+function subscriptionFilters(filter: SubscriptionsFilter): (SQL | undefined)[] {
+  const period = filter.periodEnd ? saoPauloMonthRange(filter.periodEnd) : undefined
+  return [
+    filter.status === payingStatusFilter
+      ? inList(sql`s.status`, payingStatuses)
+      : filter.status
+        ? sql`s.status = ${filter.status}`
+        : undefined,
+    filter.planId ? sql`s.plan_id = ${filter.planId}` : undefined,
+    filter.method ? sql`s.billing_method = ${filter.method}` : undefined,
+    filter.cancel === 'scheduled'
+      ? sql`s.cancel_at_period_end and ${inList(sql`s.status`, cancelScheduledStatuses)}`
+      : undefined,
+    period
+      ? sql`s.current_period_end >= ${period.from.toISOString()}::timestamptz and s.current_period_end < ${period.to.toISOString()}::timestamptz`
+      : undefined,
+  ]
+}
 
 export function subscriptionsCsv(db: Executor, filter: SubscriptionsFilter) {
   const q = filter.q?.trim()
@@ -187,12 +245,7 @@ export function subscriptionsCsv(db: Executor, filter: SubscriptionsFilter) {
           from subscriptions s
           join profiles on profiles.id = s.user_id
           join plans pl on pl.id = s.plan_id
-          where ${whereAll([
-            filter.status ? sql`s.status = ${filter.status}` : undefined,
-            filter.planId ? sql`s.plan_id = ${filter.planId}` : undefined,
-            search,
-            after('s', cursor),
-          ])}
+          where ${whereAll([...subscriptionFilters(filter), search, after('s', cursor)])}
           order by s.created_at desc, s.id desc limit ${batchSize}`,
       ),
     (r) => [

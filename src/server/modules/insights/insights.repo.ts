@@ -4,6 +4,7 @@
 // Metric definitions: README, "Admin home: MRR movements and rates".
 import { sql, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
+import { cancelScheduledStatuses, openPaymentStatuses, payingStatuses } from '../../../domain/admin-filters'
 
 export const insightsTimeZone = 'America/Sao_Paulo'
 /** Months shown (the current one included). */
@@ -15,25 +16,39 @@ async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
 }
 
 const tz = sql.raw(`'${insightsTimeZone}'`)
+const inList = (values: readonly string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )
 
 /**
- * Recomputes the last `insightsMonths` months (through the month of `now`) into insights_monthly, in one statement.
+ * Recomputes the months from `fromMonth` (YYYY-MM-01) through the month of `now` into insights_monthly, in one
+ * statement (the billing tick passes only the months that can still change: see refreshStaleInsights in the service).
  *
  * MRR of a customer at an instant = the sum of the `mrr_cents` in force then (the latest history row of each of their
  * subscriptions effective before it). Each month compares every customer's MRR at its first instant with the one at
  * the first instant of the next month (or `now` for the current month).
  */
-export async function refreshMonthlyInsights(db: Executor, now: Date): Promise<number> {
+export async function refreshMonthlyInsights(
+  db: Executor,
+  now: Date,
+  fromMonth: string = monthOf(now, -(insightsMonths - 1)),
+): Promise<number> {
+  const result = await withSortMemory(db, (tx) => rows<{ month: string }>(tx, monthlyInsightsSql(now, fromMonth)))
+  return result.length
+}
+
+/** The refresh statement (exported for EXPLAIN in the bench). */
+export function monthlyInsightsSql(now: Date, fromMonth: string): SQL {
   const at = sql`${now.toISOString()}::timestamptz`
-  const result = await rows<{ month: string }>(
-    db,
-    sql`
+  return sql`
 with months as (
   select m::date as month,
     (m at time zone ${tz}) as starts,
     least((m + interval '1 month') at time zone ${tz}, ${at}) as ends
   from generate_series(
-    date_trunc('month', ${at} at time zone ${tz}) - interval '${sql.raw(String(insightsMonths - 1))} months',
+    ${fromMonth}::timestamp,
     date_trunc('month', ${at} at time zone ${tz}),
     interval '1 month') as m
 ),
@@ -77,13 +92,21 @@ moves as (
   from pairs p left join firsts f on f.user_id = p.user_id
   group by p.month
 ),
-paid as (
+${revenueAndUpsert(at)}`
+}
+
+/**
+ * The end of both refresh statements: revenue and PIX confirmation times per month of `months` (month, starts,
+ * ends), then the upsert of one insights_monthly row per month from `months`, `moves` and `revenue`.
+ */
+function revenueAndUpsert(at: SQL): SQL {
+  return sql`paid as (
   select date_trunc('month', pm.paid_at at time zone ${tz})::date as month, pm.payment_method,
     coalesce(pm.amount_received_cents, pm.amount_cents) as cents,
     case when pm.payment_method = 'pix' then coalesce(pm.pix_confirmed_via, 'manual') end as via,
     greatest(0, round(extract(epoch from pm.paid_at - pm.created_at)))::int as seconds
   from payments pm
-  where pm.status = 'paid' and pm.paid_at >= (select min(starts) from months) and pm.paid_at < ${at}
+  where pm.status = 'paid' and pm.paid_at >= (select min(starts) from months) and pm.paid_at < (select max(ends) from months)
 ),
 revenue as (
   select month,
@@ -122,9 +145,82 @@ on conflict (month) do update set
   pix_auto_p50_seconds = excluded.pix_auto_p50_seconds, pix_auto_p95_seconds = excluded.pix_auto_p95_seconds,
   pix_manual_count = excluded.pix_manual_count, pix_manual_p50_seconds = excluded.pix_manual_p50_seconds,
   pix_manual_p95_seconds = excluded.pix_manual_p95_seconds, refreshed_at = excluded.refreshed_at
-returning i.month`,
-  )
-  return result.length
+returning i.month`
+}
+
+/**
+ * Recomputes one month (YYYY-MM-01) from the row of the month before it, which must be final (refreshed after that
+ * month ended): only the customers whose MRR can have moved in the month (those with a subscription_history row
+ * effective in it) are looked at, through subscription_history_user_idx; the others carry the previous month's end
+ * into this one. mrr_start and customers_start are the previous row's mrr_end and customers_end (the same instant);
+ * the ends are the starts plus the month's movements. Revenue is read for this month only.
+ */
+export async function refreshInsightsMonth(db: Executor, now: Date, month: string): Promise<void> {
+  await withSortMemory(db, (tx) => tx.execute(insightsMonthSql(now, month)))
+}
+
+/**
+ * Runs the refresh with 32 MB for sorts and hashes (the default 4 MB spills a month's paid invoices, sorted for the
+ * percentiles, to disk), for this transaction only.
+ */
+async function withSortMemory<T>(db: Executor, run: (tx: Executor) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '32MB'`)
+    return run(tx)
+  })
+}
+
+/** The one-month refresh statement (exported for EXPLAIN in the bench). */
+export function insightsMonthSql(now: Date, month: string): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`
+  const starts = monthStart(month).toISOString()
+  const next = monthStart(monthAfter(month, 1)).toISOString()
+  const previous = monthAfter(month, -1)
+  return sql`
+with months as (
+  select ${month}::date as month, ${starts}::timestamptz as starts, least(${next}::timestamptz, ${at}) as ends
+),
+prev as (select mrr_end_cents, customers_end from insights_monthly where month = ${previous}::date),
+changed as (
+  select distinct h.user_id from subscription_history h cross join months m
+  where h.effective_at >= m.starts and h.effective_at < m.ends
+),
+pairs as (
+  select m.month, m.starts, c.user_id,
+    coalesce((select sum(x.mrr_cents) from (select distinct on (h.subscription_id) h.mrr_cents
+      from subscription_history h where h.user_id = c.user_id and h.effective_at < m.starts
+      order by h.subscription_id, h.effective_at desc, h.id desc) x), 0) as a,
+    coalesce((select sum(x.mrr_cents) from (select distinct on (h.subscription_id) h.mrr_cents
+      from subscription_history h where h.user_id = c.user_id and h.effective_at < m.ends
+      order by h.subscription_id, h.effective_at desc, h.id desc) x), 0) as b
+  from changed c cross join months m
+),
+firsts as (
+  select p.user_id,
+    (select min(h.effective_at) from subscription_history h where h.user_id = p.user_id and h.mrr_cents > 0) as first_at
+  from pairs p where p.a = 0 and p.b > 0
+),
+deltas as (
+  select coalesce(sum(p.b - p.a), 0) as mrr_delta,
+    count(*) filter (where p.a = 0 and p.b > 0) - count(*) filter (where p.a > 0 and p.b = 0) as customers_delta,
+    coalesce(sum(case when p.a = 0 and p.b > 0 and f.first_at >= p.starts then p.b else 0 end), 0) as new_cents,
+    coalesce(sum(case when p.a = 0 and p.b > 0 and f.first_at < p.starts then p.b else 0 end), 0) as reactivated_cents,
+    coalesce(sum(case when p.a > 0 and p.b > p.a then p.b - p.a else 0 end), 0) as expansion_cents,
+    coalesce(sum(case when p.a > 0 and p.b > 0 and p.b < p.a then p.a - p.b else 0 end), 0) as contraction_cents,
+    coalesce(sum(case when p.a > 0 and p.b = 0 then p.a else 0 end), 0) as churned_cents,
+    count(*) filter (where p.a = 0 and p.b > 0 and f.first_at >= p.starts) as new_customers,
+    count(*) filter (where p.a = 0 and p.b > 0 and f.first_at < p.starts) as reactivated_customers,
+    count(*) filter (where p.a > 0 and p.b = 0) as churned_customers
+  from pairs p left join firsts f on f.user_id = p.user_id
+),
+moves as (
+  select m.month, pr.mrr_end_cents as mrr_start, pr.mrr_end_cents + d.mrr_delta as mrr_end, d.new_cents,
+    d.reactivated_cents, d.expansion_cents, d.contraction_cents, d.churned_cents,
+    pr.customers_end as customers_start, pr.customers_end + d.customers_delta as customers_end, d.new_customers,
+    d.reactivated_customers, d.churned_customers
+  from months m cross join prev pr cross join deltas d
+),
+${revenueAndUpsert(at)}`
 }
 
 export type MonthlyRow = {
@@ -199,6 +295,12 @@ export function monthOf(now: Date, offset = 0): string {
   return d.toISOString().slice(0, 10)
 }
 
+/** The month (YYYY-MM-01) `offset` months after `month`. */
+export function monthAfter(month: string, offset: number): string {
+  const [year, m] = month.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, m - 1 + offset, 1)).toISOString().slice(0, 10)
+}
+
 /** The instant a São Paulo month (YYYY-MM-01) begins. */
 export function monthStart(month: string): Date {
   return new Date(`${month}T03:00:00.000Z`)
@@ -235,7 +337,7 @@ export async function readNowFigures(db: Executor, now: Date): Promise<NowFigure
       sql`select c.plan_id, p.name as plan_name, c.billing_method, sum(c.count)::int as n,
           sum(c.count * p.price_cents)::bigint as mrr
         from subscription_counts c join plans p on p.id = c.plan_id
-        where c.status in ('active', 'past_due') and c.count > 0
+        where c.status in (${inList(payingStatuses)}) and c.count > 0
         group by c.plan_id, p.name, c.billing_method`,
     ),
     rows<{ due_n: number; due_c: string; over_n: number; over_c: string }>(
@@ -244,14 +346,14 @@ export async function readNowFigures(db: Executor, now: Date): Promise<NowFigure
           coalesce(sum(amount_cents) filter (where due_date >= ${at}), 0)::bigint as due_c,
           count(*) filter (where due_date < ${at})::int as over_n,
           coalesce(sum(amount_cents) filter (where due_date < ${at}), 0)::bigint as over_c
-        from payments where status in ('pending', 'pending_pix')`,
+        from payments where status in (${inList(openPaymentStatuses)})`,
     ),
     rows<{ past_due: number; scheduled: number }>(
       db,
       sql`select
           (select count(*)::int from subscriptions where status = 'past_due') as past_due,
           (select count(*)::int from subscriptions
-            where status in ('active', 'trialing', 'past_due') and cancel_at_period_end
+            where status in (${inList(cancelScheduledStatuses)}) and cancel_at_period_end
               and current_period_end >= ${monthFrom} and current_period_end < ${monthTo}) as scheduled`,
     ),
   ])

@@ -2,6 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AdminInsights, InsightsMonth } from '../../../domain/contracts/insights'
 import { payments, subscriptions } from '../../db/schema/billing'
+import { plans } from '../../db/schema/plans'
 import { insightsMonthly, subscriptionHistory } from '../../db/schema/insights'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { createUser, get, origin, post, type TestUser } from '../../test/users'
@@ -9,6 +10,7 @@ import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { depsOf } from '../lifecycle/lifecycle-fixtures'
 import type { LifecycleDeps } from '../lifecycle/pass-runner'
 import { dailyPasses } from '../lifecycle/lifecycle.service'
+import { refreshStaleInsights } from './insights.service'
 
 // A known history, built through the real endpoints with the test clock (no billing tick runs in between, so no
 // renewal, past_due or expiry interferes): plan_basic R$ 99,00, plan_pro R$ 199,00, plan_business R$ 399,00.
@@ -142,7 +144,7 @@ beforeAll(async () => {
   await pixCheckout(eva, 'plan_pro', '2026-07-19T00:00:00.000Z')
   await pixCheckout(davi, 'plan_basic', '2026-07-20T09:00:00.000Z')
   clock.set('2026-07-20T15:00:00.000Z')
-})
+}, 240_000)
 afterAll(async () => {
   await t.close()
 })
@@ -355,18 +357,69 @@ describe('admin home (GET /api/admin/insights)', () => {
     expect(body.needsYou.failedDeliveries).toEqual({ count: 0, oldest: [] })
   })
 
-  it('the billing tick refreshes the monthly rows at most every 10 minutes', async () => {
+  it('the billing tick refreshes at most every 10 minutes, and only the months that can still change', async () => {
     const deps = depsOf(t)
     const refreshedAt = async () => {
-      const rows = await t.database.db.select({ at: insightsMonthly.refreshedAt }).from(insightsMonthly)
+      const rows = await t.database.db
+        .select({ month: insightsMonthly.month, at: insightsMonthly.refreshedAt })
+        .from(insightsMonthly)
+        .orderBy(asc(insightsMonthly.month))
       expect(rows).toHaveLength(12)
-      return [...new Set(rows.map((r) => r.at.toISOString()))]
+      return Object.fromEntries(rows.map((r) => [r.month, r.at.toISOString()]))
     }
+    const before = await refreshedAt()
     await runBillingTickFree(deps, '2026-07-20T15:00:00.000Z')
-    expect(await refreshedAt()).toEqual(['2026-07-20T15:00:00.000Z'])
+    expect(await refreshedAt()).toEqual({ ...before, '2026-07-01': '2026-07-20T15:00:00.000Z' })
     await runBillingTickFree(deps, '2026-07-20T15:05:00.000Z')
-    expect(await refreshedAt()).toEqual(['2026-07-20T15:00:00.000Z'])
+    expect(await refreshedAt()).toEqual({ ...before, '2026-07-01': '2026-07-20T15:00:00.000Z' })
     await runBillingTickFree(deps, '2026-07-20T15:10:00.000Z')
-    expect(await refreshedAt()).toEqual(['2026-07-20T15:10:00.000Z'])
+    // June was computed after its end plus the grace days: final. Only July is recomputed.
+    expect(await refreshedAt()).toEqual({ ...before, '2026-07-01': '2026-07-20T15:10:00.000Z' })
+  })
+
+  it('a plan price change today moves this month only; past months stay as they were', async () => {
+    const db = t.database.db
+    const read = async () => (await get(t.app, '/api/admin/insights', admin.cookie)).json() as AdminInsights
+    const before = await read()
+    clock.set('2026-07-20T15:20:00.000Z')
+    await db.update(plans).set({ priceCents: 12_900, updatedAt: clock.now() }).where(eq(plans.id, 'plan_basic'))
+    await runBillingTickFree(depsOf(t), '2026-07-20T15:20:00.000Z')
+    const after = await read()
+    expect(after.months.slice(0, 11)).toEqual(before.months.slice(0, 11))
+    const july = before.months[11] as InsightsMonth
+    // Ana (active on Básico) expands by R$ 30,00; Carla's reactivation is now worth R$ 129,00.
+    expect(after.months[11]).toEqual({
+      ...july,
+      mrrEndCents: 25_800,
+      netCents: 25_800 - july.mrrStartCents,
+      expansionCents: 3_000,
+      reactivatedCents: 12_900,
+    })
+    expect(after.current.mrrCents).toBe(25_800)
+  })
+
+  it('incremental refreshes over a year of ticks give the same rows as a rebuild from empty (backfill)', async () => {
+    const db = t.database.db
+    const figures = async () =>
+      (await db.select().from(insightsMonthly).orderBy(asc(insightsMonthly.month)))
+        .filter((r) => r.month >= '2025-08-01')
+        .map(({ refreshedAt: _at, ...rest }) => rest)
+    const end = at('2026-07-20T15:30:00.000Z')
+    await db.delete(insightsMonthly)
+    expect(await refreshStaleInsights(db, end)).toMatchObject({ mode: 'full' })
+    const rebuilt = await figures()
+    expect(rebuilt).toHaveLength(12)
+
+    // Ticks every 5 days and 7 hours from an empty table a year ago (the first one rebuilds), then at the end.
+    await db.delete(insightsMonthly)
+    const modes: string[] = []
+    for (let tick = at('2025-07-03T12:00:00.000Z'); tick < end; tick = new Date(tick.getTime() + 127 * 3_600_000)) {
+      modes.push((await refreshStaleInsights(db, tick)).mode)
+    }
+    const last = await refreshStaleInsights(db, end)
+    expect(last).toEqual({ mode: 'incremental', months: ['2026-07-01'] })
+    expect(modes[0]).toBe('full')
+    expect(modes.slice(1).every((m) => m === 'incremental')).toBe(true)
+    expect(await figures()).toEqual(rebuilt)
   })
 })

@@ -45,12 +45,12 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: 'Exporta os pagamentos filtrados em CSV (planilhas brasileiras)',
-        querystring: adminPaymentsQuerySchema.pick({ q: true, status: true, method: true }),
+        querystring: adminPaymentsQuerySchema.pick({ q: true, status: true, method: true, due: true }),
         response: { ...csvResponse, ...guardErrors },
       },
     },
     async (request, reply) => {
-      const csv = await paymentsCsv(app.ctx.db, request.query)
+      const csv = await paymentsCsv(app.ctx.db, request.query, app.ctx.now())
       csvHeaders(reply, 'pagamentos', app.ctx.now())
       return reply.send(csv)
     },
@@ -62,7 +62,14 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['admin'],
         summary: 'Exporta as assinaturas filtradas em CSV (planilhas brasileiras)',
-        querystring: adminSubscriptionsQuerySchema.pick({ q: true, status: true, planId: true }),
+        querystring: adminSubscriptionsQuerySchema.pick({
+          q: true,
+          status: true,
+          planId: true,
+          method: true,
+          cancel: true,
+          periodEnd: true,
+        }),
         response: { ...csvResponse, ...guardErrors },
       },
     },

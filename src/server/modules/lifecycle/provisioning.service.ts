@@ -2,13 +2,11 @@
 // platform was last told (subscriptions_provisioned_state), recorded as platform_events, delivered in order per
 // subscription, signed, at least once. Rules: lifecycle.service.ts.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gte, inArray, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { addDays } from '../../../domain/billing-period'
 import { type PlatformEventType, platformTransition } from '../../../domain/provisioning'
 import { provisionedStatuses } from '../../../domain/subscription-status'
-import type { Executor } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
 import { subscriptions } from '../../db/schema/billing'
 import { platformEvents, subscriptionsProvisionedState } from '../../db/schema/lifecycle'
 import { plans } from '../../db/schema/plans'
@@ -256,54 +254,4 @@ export function deliverPlatformEvents(deps: LifecycleDeps, now: Date): Promise<P
       )
     },
   )
-}
-
-export type PlatformEventListItem = {
-  id: string
-  seq: number
-  subscriptionId: string
-  customerEmail: string
-  type: PlatformEventType
-  status: PlatformEventStatus
-  attempts: number
-  lastError: string | null
-  nextAttemptAt: string
-  deliveredAt: string | null
-  createdAt: string
-}
-
-/** The admin list: newest first, optionally one status. */
-export async function listPlatformEvents(
-  db: Executor,
-  query: { page: number; pageSize: number; status?: PlatformEventStatus | undefined },
-): Promise<{ items: PlatformEventListItem[]; total: number; page: number; pageSize: number }> {
-  const where = query.status ? eq(platformEvents.status, query.status) : undefined
-  const rows = await db
-    .select({ event: platformEvents, email: profiles.email })
-    .from(platformEvents)
-    .innerJoin(subscriptions, eq(subscriptions.id, platformEvents.subscriptionId))
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-    .where(where)
-    .orderBy(desc(platformEvents.seq))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-  const [total] = await db.select({ n: count() }).from(platformEvents).where(where)
-  return {
-    items: rows.map(({ event, email }) => ({
-      id: event.id,
-      seq: event.seq,
-      subscriptionId: event.subscriptionId,
-      customerEmail: email,
-      type: event.type,
-      status: event.status,
-      attempts: event.attempts,
-      lastError: event.lastError,
-      nextAttemptAt: event.nextAttemptAt.toISOString(),
-      deliveredAt: event.deliveredAt?.toISOString() ?? null,
-      createdAt: event.createdAt.toISOString(),
-    })),
-    total: total?.n ?? 0,
-    page: query.page,
-    pageSize: query.pageSize,
-  }
 }

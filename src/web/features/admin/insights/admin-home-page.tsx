@@ -1,9 +1,12 @@
 // 'Visão geral do negócio': the admin's /dashboard. Loaded as its own chunk (React.lazy in dashboard-home.tsx),
-// so its charts cost customers nothing. Every figure links to the admin list it counts.
+// so its charts cost customers nothing. Every figure links to the admin list it counts: the filters are
+// adminHomeFilters (src/domain/admin-filters.ts), and insights-links.routes.test.ts asserts each list's total equals
+// the figure.
 import { useQuery } from '@tanstack/react-query'
 import { AlertTriangle } from 'lucide-react'
 import type * as React from 'react'
 import { Link } from 'react-router'
+import { adminHomeFilters } from '@/domain/admin-filters'
 import type { AdminInsights } from '@/domain/contracts/insights'
 import { paths } from '@/web/app/paths'
 import { Card, CardContent, CardHeader } from '@/web/components/ui/card'
@@ -50,7 +53,7 @@ export function AdminHomePage() {
   )
 }
 
-function list(path: string, params: Record<string, string>): string {
+function list(path: string, params: Readonly<Record<string, string>>): string {
   const search = new URLSearchParams(params).toString()
   return search ? `${path}?${search}` : path
 }
@@ -133,7 +136,7 @@ function Home({ data }: { data: AdminInsights }) {
           <Stat
             label="MRR (receita recorrente mensal)"
             value={formatBRL(current.mrrCents)}
-            to={list(paths.adminSubscriptions, { status: 'active' })}
+            to={list(paths.adminSubscriptions, adminHomeFilters.paying)}
           >
             <span className="text-muted-foreground">{paying} assinaturas pagantes (ativas e vencidas)</span>
           </Stat>
@@ -147,7 +150,7 @@ function Home({ data }: { data: AdminInsights }) {
                   {current.byPlan.map((p) => (
                     <li key={p.planId} className="flex justify-between gap-2">
                       <Link
-                        to={list(paths.adminSubscriptions, { status: 'active', planId: p.planId })}
+                        to={list(paths.adminSubscriptions, adminHomeFilters.plan(p.planId))}
                         className="underline-offset-2 hover:underline"
                       >
                         {p.planName}: <span className="font-semibold tabular-nums">{p.count}</span>
@@ -162,35 +165,59 @@ function Home({ data }: { data: AdminInsights }) {
           <Stat
             label="PIX × Cartão"
             value={`${percent(pix.count, paying)} PIX`}
-            to={list(paths.adminSubscriptions, { status: 'active' })}
+            to={list(paths.adminSubscriptions, adminHomeFilters.method('pix'))}
           >
             <span className="text-muted-foreground">
-              PIX: {pix.count} ({formatBRL(pix.mrrCents)}) · Cartão: {card.count} ({formatBRL(card.mrrCents)})
+              <Link
+                to={list(paths.adminSubscriptions, adminHomeFilters.method('pix'))}
+                className="underline-offset-2 hover:underline"
+              >
+                PIX: {pix.count} ({formatBRL(pix.mrrCents)})
+              </Link>{' '}
+              ·{' '}
+              <Link
+                to={list(paths.adminSubscriptions, adminHomeFilters.method('card'))}
+                className="underline-offset-2 hover:underline"
+              >
+                Cartão: {card.count} ({formatBRL(card.mrrCents)})
+              </Link>
             </span>
           </Stat>
           <Stat
             label="Recebíveis em aberto"
             value={formatBRL(current.receivables.totalCents)}
-            to={list(paths.adminPayments, { status: 'pending_pix' })}
+            to={list(paths.adminPayments, adminHomeFilters.receivables)}
           >
             <span className="text-muted-foreground">
-              {current.receivables.count} {current.receivables.count === 1 ? 'fatura' : 'faturas'} · a vencer:{' '}
-              {current.receivables.dueCount} ({formatBRL(current.receivables.dueCents)}) ·{' '}
-              <span className={current.receivables.overdueCount > 0 ? 'text-destructive' : undefined}>
+              {current.receivables.count} {current.receivables.count === 1 ? 'fatura' : 'faturas'} ·{' '}
+              <Link
+                to={list(paths.adminPayments, adminHomeFilters.receivablesDue)}
+                className="underline-offset-2 hover:underline"
+              >
+                a vencer: {current.receivables.dueCount} ({formatBRL(current.receivables.dueCents)})
+              </Link>{' '}
+              ·{' '}
+              <Link
+                to={list(paths.adminPayments, adminHomeFilters.receivablesOverdue)}
+                className={cn(
+                  'underline-offset-2 hover:underline',
+                  current.receivables.overdueCount > 0 && 'text-destructive',
+                )}
+              >
                 vencidas: {current.receivables.overdueCount} ({formatBRL(current.receivables.overdueCents)})
-              </span>
+              </Link>
             </span>
           </Stat>
           <Stat
             label="Assinaturas vencidas (past_due)"
             value={String(current.pastDue)}
-            to={list(paths.adminSubscriptions, { status: 'past_due' })}
+            to={list(paths.adminSubscriptions, adminHomeFilters.pastDue)}
             tone={current.pastDue > 0 ? 'danger' : undefined}
           />
           <Stat
             label="Cancelamentos agendados este mês"
             value={String(current.cancellationsThisMonth)}
-            to={list(paths.adminSubscriptions, { status: 'active' })}
+            to={list(paths.adminSubscriptions, adminHomeFilters.cancellations(new Date(data.now)))}
           />
         </div>
       </section>
@@ -203,7 +230,7 @@ function Home({ data }: { data: AdminInsights }) {
           <Card>
             <CardHeader className="gap-2 p-4">
               <Link
-                to={list(paths.adminPayments, { status: 'pending_pix', method: 'pix' })}
+                to={list(paths.adminPayments, adminHomeFilters.pixAwaiting)}
                 className="flex flex-col gap-1 hover:underline"
               >
                 <span className="text-sm text-muted-foreground">PIX aguardando confirmação</span>
@@ -236,7 +263,7 @@ function Home({ data }: { data: AdminInsights }) {
           <Stat
             label="Pagamentos em análise"
             value={String(needsYou.inReview.count)}
-            to={list(paths.adminPayments, { status: 'review' })}
+            to={list(paths.adminPayments, adminHomeFilters.inReview)}
             tone={needsYou.inReview.count > 0 ? 'danger' : undefined}
           >
             {needsYou.inReview.oldest.length > 0 ? (
@@ -252,15 +279,20 @@ function Home({ data }: { data: AdminInsights }) {
           </Stat>
           <Card>
             <CardHeader className="gap-2 p-4">
-              <span className="text-sm text-muted-foreground">Entregas de provisionamento com falha</span>
-              <span
-                className={cn(
-                  'text-2xl font-bold tabular-nums',
-                  needsYou.failedDeliveries.count > 0 && 'text-destructive',
-                )}
+              <Link
+                to={list(paths.adminDeliveries, adminHomeFilters.failedDeliveries)}
+                className="flex flex-col gap-1 hover:underline"
               >
-                {needsYou.failedDeliveries.count}
-              </span>
+                <span className="text-sm text-muted-foreground">Entregas de provisionamento com falha</span>
+                <span
+                  className={cn(
+                    'text-2xl font-bold tabular-nums',
+                    needsYou.failedDeliveries.count > 0 && 'text-destructive',
+                  )}
+                >
+                  {needsYou.failedDeliveries.count}
+                </span>
+              </Link>
               {needsYou.failedDeliveries.oldest.length > 0 ? (
                 <ul className="flex flex-col gap-1 text-sm">
                   {needsYou.failedDeliveries.oldest.slice(0, 5).map((f) => (

@@ -8,6 +8,7 @@ import { PageHeader } from '@/web/components/ui/page-header'
 import { formatBRL, formatDate } from '@/web/lib/format'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import type { Column } from '@/web/features/admin/shared/data-table'
+import { openPaymentFilter } from '@/domain/admin-filters'
 import { optionsOf, paymentMethodLabel, paymentTypeLabel } from '@/web/features/admin/shared/labels'
 import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/shared/list-toolbar'
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
@@ -16,7 +17,7 @@ import { ConfirmPaymentDialog } from './confirm-payment-dialog'
 import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { PixConfirmationCell, PixOverviewCard, RefundDialog, refundLabelOf } from './pix-api-parts'
 
-const filterKeys = ['status', 'method'] as const
+const filterKeys = ['status', 'method', 'due'] as const
 const listDefaults = { sort: 'created_at', dir: 'desc' } as const
 
 /** Admin 'Pagamentos': every invoice; pending PIX ones are confirmed here once the money is in the account. */
@@ -126,13 +127,22 @@ export function AdminPaymentsPage() {
           label="Status"
           value={params.filters.status}
           onChange={(v) => list.setFilter('status', v)}
-          options={optionsOf(paymentStatusLabel)}
+          options={[{ value: openPaymentFilter, label: 'Em aberto (a receber)' }, ...optionsOf(paymentStatusLabel)]}
         />
         <FilterSelect
           label="Método"
           value={params.filters.method}
           onChange={(v) => list.setFilter('method', v)}
           options={optionsOf(paymentMethodLabel)}
+        />
+        <FilterSelect
+          label="Vencimento"
+          value={params.filters.due}
+          onChange={(v) => list.setFilter('due', v)}
+          options={[
+            { value: 'due', label: 'Em aberto, a vencer' },
+            { value: 'overdue', label: 'Em aberto, vencidas' },
+          ]}
         />
       </ListToolbar>
       <PagedTable

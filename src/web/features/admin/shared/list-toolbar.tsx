@@ -103,6 +103,25 @@ export function FilterSelect({
   )
 }
 
+/** A month filter (YYYY-MM, a São Paulo month) kept in the URL like the others; empty means every month. */
+export function MonthFilter({
+  label,
+  value,
+  onChange,
+}: {
+  label: string
+  value: string
+  onChange: (value: string) => void
+}) {
+  const id = useId()
+  return (
+    <div className="flex flex-col gap-2 sm:w-44">
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} type="month" value={value} onChange={(event) => onChange(event.target.value)} />
+    </div>
+  )
+}
+
 export function ListToolbar({ children }: { children: ReactNode }) {
   return <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">{children}</div>
 }

@@ -2,6 +2,7 @@ import { PagedTable } from '@/web/features/admin/shared/paged-table'
 import { useQuery } from '@tanstack/react-query'
 import { Plus } from 'lucide-react'
 import { useState } from 'react'
+import { payingStatusFilter } from '@/domain/admin-filters'
 import { subscriptionStatusBadge, subscriptionStatusLabel, subscriptionStatuses } from '@/domain/subscription-status'
 import { Badge } from '@/web/components/ui/badge'
 import { Button } from '@/web/components/ui/button'
@@ -12,15 +13,15 @@ import { useSiteConfig } from '@/web/lib/site-config'
 import { adminPlansQuery } from '@/web/features/admin/plans/api'
 import { ConfirmDialog } from '@/web/features/admin/shared/confirm-dialog'
 import type { Column } from '@/web/features/admin/shared/data-table'
-import { billingMethodLabel } from '@/web/features/admin/shared/labels'
-import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/shared/list-toolbar'
+import { billingMethodLabel, optionsOf } from '@/web/features/admin/shared/labels'
+import { FilterSelect, ListToolbar, MonthFilter, SearchBox } from '@/web/features/admin/shared/list-toolbar'
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
 import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
 import { PixAutomaticoButton } from './pix-automatico-dialog'
 import { type AdminSubscription, SubscriptionFormDialog } from './subscription-form-dialog'
 
-const filterKeys = ['status', 'planId'] as const
+const filterKeys = ['status', 'planId', 'method', 'cancel', 'periodEnd'] as const
 const listDefaults = { sort: 'created_at', dir: 'desc' } as const
 
 /** Admin 'Assinaturas': every subscription, with manual create, edit and immediate cancel. */
@@ -145,7 +146,27 @@ export function AdminSubscriptionsPage() {
           label="Status"
           value={params.filters.status}
           onChange={(v) => list.setFilter('status', v)}
-          options={subscriptionStatuses.map((s) => ({ value: s, label: subscriptionStatusLabel[s] }))}
+          options={[
+            { value: payingStatusFilter, label: 'Pagantes (ativas e vencidas)' },
+            ...subscriptionStatuses.map((s) => ({ value: s, label: subscriptionStatusLabel[s] })),
+          ]}
+        />
+        <FilterSelect
+          label="Cobrança"
+          value={params.filters.method}
+          onChange={(v) => list.setFilter('method', v)}
+          options={optionsOf(billingMethodLabel)}
+        />
+        <FilterSelect
+          label="Cancelamento"
+          value={params.filters.cancel}
+          onChange={(v) => list.setFilter('cancel', v)}
+          options={[{ value: 'scheduled', label: 'Agendado para o fim do período' }]}
+        />
+        <MonthFilter
+          label="Fim do período"
+          value={params.filters.periodEnd}
+          onChange={(v) => list.setFilter('periodEnd', v)}
         />
         <FilterSelect
           label="Plano"
