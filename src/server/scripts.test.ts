@@ -3,9 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { eq, inArray } from 'drizzle-orm'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectPglite, connectPostgres, type Database } from './db/client'
 import { profiles } from './db/schema/auth'
@@ -14,60 +12,30 @@ import { plans } from './db/schema/plans'
 import { auditLog } from './db/schema/platform'
 import { testDatabaseUrl } from './test/database-url'
 import { withDatabase } from './test/global-setup'
+import { adminQuery, repoRoot, runScript, type ScriptRun } from './test/scripts'
 
 // The operator scripts run as the operator runs them: a child process configured only by its environment.
 // Embedded mode uses a PGlite DATA_DIR (one process at a time: every direct connection here is closed before a
 // script starts); with TEST_DATABASE_URL, a brand-new empty PostgreSQL database.
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
+const root = repoRoot
 const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-scripts-'))
 const serverUrl = testDatabaseUrl()
 const databaseName = `billing_scripts_${randomBytes(6).toString('hex')}`
 const databaseUrl = serverUrl ? withDatabase(serverUrl, databaseName) : undefined
 
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
-  }
-}
-
 beforeAll(async () => {
-  if (serverUrl) await adminQuery(`create database ${databaseName}`)
+  if (serverUrl) await adminQuery(serverUrl, `create database ${databaseName}`)
 })
 afterAll(async () => {
-  if (serverUrl) await adminQuery(`drop database if exists ${databaseName} with (force)`)
+  if (serverUrl) await adminQuery(serverUrl, `drop database if exists ${databaseName} with (force)`)
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-type Run = { code: number | null; stdout: string; stderr: string }
+type Run = ScriptRun
 
 function run(script: string, args: string[] = []): Promise<Run> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: process.env.TMPDIR,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { cwd: root, env })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() }))
-  })
+  return runScript(script, args, { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) })
 }
 
 async function withConnection<T>(work: (database: Database) => Promise<T>): Promise<T> {

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,6 +9,7 @@ import type { PixCheckoutResult } from '../../domain/contracts/billing'
 import { e2eId, send } from '../modules/admin/admin-fixtures'
 import { configurePix, seedPlans } from '../modules/billing/test-fixtures'
 import { withDatabase } from '../test/global-setup'
+import { runScript } from '../test/scripts'
 import { createTestApp, type TestApp } from '../test/test-app'
 import { createUser, post } from '../test/users'
 import { connectPglite, connectPostgres, type Database } from './client'
@@ -18,7 +17,6 @@ import { connectPglite, connectPostgres, type Database } from './client'
 // `npm run db:backup` then `npm run db:restore` into a fresh database give back every table, row by row: on a
 // PGlite DATA_DIR (PGlite's own dump), or with TEST_DATABASE_URL on PostgreSQL (pg_dump / pg_restore).
 
-const root = fileURLToPath(new URL('../../../', import.meta.url))
 const work = mkdtempSync(path.join(tmpdir(), 'billing-backup-'))
 let t: TestApp
 
@@ -43,22 +41,7 @@ afterAll(async () => {
 })
 
 function run(script: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'development', LOG_LEVEL: 'silent', ...env },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+  return runScript(script, args, env)
 }
 
 /** Every table of the app and of the migration journal, each row as text, sorted. */

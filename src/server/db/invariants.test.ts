@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PixCheckoutResult } from '../../domain/contracts/billing'
 import { e2eId, send } from '../modules/admin/admin-fixtures'
 import { configurePix, seedPlans } from '../modules/billing/test-fixtures'
 import { expectInvariantsHold } from '../test/invariants'
+import { runScript, type ScriptRun } from '../test/scripts'
 import { createTestApp, type TestApp } from '../test/test-app'
 import { createUser, post, type TestUser } from '../test/users'
 import { connectPglite, type Executor } from './client'
@@ -235,32 +234,11 @@ describe('each invariant catches its corruption', () => {
 
 // The script as the operator runs it, on a copy of this database: a PGlite DATA_DIR, or the test's PostgreSQL.
 describe('npm run db:check', () => {
-  const root = fileURLToPath(new URL('../../../', import.meta.url))
   const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-dbcheck-'))
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-  function runCheck(databaseUrl?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'development',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    }
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/db-check.ts'], { cwd: root, env })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8')
-      })
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString('utf8')
-      })
-      child.on('error', reject)
-      child.on('close', (code) => resolve({ code, stdout, stderr }))
-    })
+  function runCheck(databaseUrl?: string): Promise<ScriptRun> {
+    return runScript('db-check', [], { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) })
   }
 
   it('exits 0 with a summary on a consistent database, 1 with the rows on a corrupted one', async () => {

@@ -15,18 +15,24 @@
 // - 'upgrade': the plan switches to the invoice's target (billing's applyPaidUpgrade); the period is unchanged, and
 //   an open renewal invoice is re-issued at the new price. An upgrade invoice whose priced period has ended or
 //   moved on (billing/upgrade.service.ts isStaleUpgrade) goes to 'review' instead, whatever the amount.
-import { and, eq, ne } from 'drizzle-orm'
 import type { confirmPaymentInputSchema } from '../../../domain/contracts/admin'
 import { addMonthsAnchored } from '../../../domain/billing-period'
 import { DomainError } from '../../../domain/errors'
 import type { z } from 'zod'
 import type { Tx } from '../../db/client'
-import { payments, subscriptions } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
-import { applyPaidUpgrade } from '../billing/billing.service'
+import { applyPaidUpgrade } from '../billing/customer-upgrade.service'
 import { isStaleUpgrade, type NotifyDeps } from '../billing/upgrade.service'
 import { type ConfirmedVia, confirmedViaFields } from '../pix/pix-confirmed-via'
 import { type AdminPayment, findAdminPayment } from './admin-lists.repo'
+import {
+  findPaymentSubscriptionId,
+  isEndToEndIdTaken,
+  lockPaymentRow,
+  lockSubscriptionRow,
+  updatePaymentRow,
+  updateSubscriptionRow,
+} from './admin.repo'
 import type { AdminDeps } from './admin-subscriptions.service'
 import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import { isUnsettledPayment } from '../../../domain/subscription-status'
@@ -63,30 +69,18 @@ export async function confirmPayment(
       // Lock order is subscription, then payment — the same order as the customer's cancel and upgrade and the
       // lifecycle passes, so two flows touching one subscription wait for each other instead of deadlocking.
       // A payment never changes subscription, so reading that id before the locks is safe.
-      const [ref] = await tx
-        .select({ subscriptionId: payments.subscriptionId })
-        .from(payments)
-        .where(eq(payments.id, paymentId))
-      if (!ref) throw new DomainError('payment_not_found')
-      const [subscription] = await tx
-        .select()
-        .from(subscriptions)
-        .where(eq(subscriptions.id, ref.subscriptionId))
-        .for('update')
+      const subscriptionId = await findPaymentSubscriptionId(tx, paymentId)
+      if (!subscriptionId) throw new DomainError('payment_not_found')
+      const subscription = await lockSubscriptionRow(tx, subscriptionId)
       if (!subscription) throw new Error(`payment ${paymentId} has no subscription`) // the foreign key forbids it
-      const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
+      const payment = await lockPaymentRow(tx, paymentId)
       if (!payment) throw new DomainError('payment_not_found')
       if (payment.status === 'paid') return // a retry, a double click or the other admin: nothing to do
       if (!isUnsettledPayment(payment.status)) throw new DomainError('payment_not_pending')
 
       const e2e = input.end_to_end_id ?? payment.pixEndToEndId
-      if (input.end_to_end_id) {
-        const [other] = await tx
-          .select({ id: payments.id })
-          .from(payments)
-          .where(and(eq(payments.pixEndToEndId, input.end_to_end_id), ne(payments.id, payment.id)))
-          .limit(1)
-        if (other) throw new DomainError('e2e_id_taken')
+      if (input.end_to_end_id && (await isEndToEndIdTaken(tx, input.end_to_end_id, payment.id))) {
+        throw new DomainError('e2e_id_taken')
       }
       const before = {
         status: payment.status,
@@ -97,16 +91,13 @@ export async function confirmPayment(
       // An upgrade invoice paid after the period it priced ended (or moved on) buys nothing any more: review.
       const staleUpgrade = isStaleUpgrade(payment, subscription, now)
       if (input.amount_received_cents !== payment.amountCents || staleUpgrade) {
-        await tx
-          .update(payments)
-          .set({
-            status: 'review',
-            amountReceivedCents: input.amount_received_cents,
-            pixEndToEndId: e2e,
-            ...confirmedViaFields(via, 'review'),
-            updatedAt: now,
-          })
-          .where(eq(payments.id, payment.id))
+        await updatePaymentRow(tx, payment.id, {
+          status: 'review',
+          amountReceivedCents: input.amount_received_cents,
+          pixEndToEndId: e2e,
+          ...confirmedViaFields(via, 'review'),
+          updatedAt: now,
+        })
         await audit(tx, actor, 'payment.flagged', 'payment', payment.id, {
           before,
           after: {
@@ -120,21 +111,16 @@ export async function confirmPayment(
         return
       }
 
-      const [paid] = await tx
-        .update(payments)
-        .set({
-          status: 'paid',
-          paidAt: now,
-          amountReceivedCents: input.amount_received_cents,
-          pixEndToEndId: e2e,
-          // A card invoice settled outside the provider was not paid by card.
-          paymentMethod: payment.paymentMethod === 'card' ? 'manual_confirmation' : payment.paymentMethod,
-          ...confirmedViaFields(via, 'paid'),
-          updatedAt: now,
-        })
-        .where(eq(payments.id, payment.id))
-        .returning()
-      if (!paid) throw new Error(`payment ${payment.id} vanished while locked`)
+      const paid = await updatePaymentRow(tx, payment.id, {
+        status: 'paid',
+        paidAt: now,
+        amountReceivedCents: input.amount_received_cents,
+        pixEndToEndId: e2e,
+        // A card invoice settled outside the provider was not paid by card.
+        paymentMethod: payment.paymentMethod === 'card' ? 'manual_confirmation' : payment.paymentMethod,
+        ...confirmedViaFields(via, 'paid'),
+        updatedAt: now,
+      })
       await audit(tx, actor, 'payment.confirmed', 'payment', payment.id, {
         before,
         after: {
@@ -185,19 +171,14 @@ export async function activate(
     end = addMonthsAnchored(now, 1, anchorDay)
     action = paid.type === 'renewal' ? 'subscription.reactivated' : 'subscription.activated'
   }
-  const [updated] = await tx
-    .update(subscriptions)
-    .set({
-      status: 'active',
-      currentPeriodStart: start,
-      currentPeriodEnd: end,
-      anchorDay,
-      canceledAt: null,
-      updatedAt: now,
-    })
-    .where(eq(subscriptions.id, subscription.id))
-    .returning()
-  if (!updated) throw new Error(`subscription ${subscription.id} vanished while locked`)
+  const updated = await updateSubscriptionRow(tx, subscription.id, {
+    status: 'active',
+    currentPeriodStart: start,
+    currentPeriodEnd: end,
+    anchorDay,
+    canceledAt: null,
+    updatedAt: now,
+  })
   await audit(tx, actor, action, 'subscription', subscription.id, {
     before: periodOf(subscription),
     after: { ...periodOf(updated), paymentId: paid.id },

@@ -2,16 +2,14 @@
 // A plan that subscriptions or payments reference cannot be deleted; deactivating it hides it from /plans instead.
 // Delete locks the plan row: a checkout inserting a subscription for it takes a key-share lock on the same row,
 // so either the checkout waits and then fails on the foreign key, or the delete sees its subscription.
-import { eq } from 'drizzle-orm'
 import type { Plan, planInputSchema } from '../../../domain/contracts/plans'
 import { DomainError } from '../../../domain/errors'
 import type { z } from 'zod'
-import { payments, subscriptions } from '../../db/schema/billing'
-import { plans } from '../../db/schema/plans'
 import { type Actor, audit } from '../audit/audit'
 import { plansChanged } from '../plans/plans-cache'
 import { toPlan } from '../plans/plans.service'
 import type { AdminDeps } from './admin-subscriptions.service'
+import { deletePlanRow, insertPlanRow, isPlanReferenced, lockPlanRow, updatePlanRow } from './admin.repo'
 
 export type PlanInputParsed = z.infer<typeof planInputSchema>
 
@@ -36,11 +34,7 @@ export async function createPlan(deps: AdminDeps, actor: Actor, input: PlanInput
   const now = deps.now()
   try {
     const created = await deps.db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(plans)
-        .values({ id: input.id, ...values(input), createdAt: now, updatedAt: now })
-        .onConflictDoNothing({ target: plans.id })
-        .returning()
+      const created = await insertPlanRow(tx, { id: input.id, ...values(input), createdAt: now, updatedAt: now })
       if (!created) throw new DomainError('plan_exists')
       const plan = toPlan(created)
       await audit(tx, actor, 'plan.create', 'plan', plan.id, { after: plan })
@@ -57,14 +51,9 @@ export async function createPlan(deps: AdminDeps, actor: Actor, input: PlanInput
 export async function updatePlan(deps: AdminDeps, actor: Actor, id: string, input: PlanInputParsed): Promise<Plan> {
   if (input.id !== id) throw new DomainError('validation_failed', 'O ID do plano não pode ser alterado.')
   const plan = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(plans).where(eq(plans.id, id)).for('update')
+    const locked = await lockPlanRow(tx, id)
     if (!locked) throw new DomainError('plan_not_found')
-    const [updated] = await tx
-      .update(plans)
-      .set({ ...values(input), updatedAt: deps.now() })
-      .where(eq(plans.id, id))
-      .returning()
-    if (!updated) throw new Error(`plan ${id} vanished while locked`)
+    const updated = await updatePlanRow(tx, id, { ...values(input), updatedAt: deps.now() })
     const plan = toPlan(updated)
     await audit(tx, actor, 'plan.update', 'plan', id, { before: toPlan(locked), after: plan })
     return plan
@@ -76,20 +65,10 @@ export async function updatePlan(deps: AdminDeps, actor: Actor, id: string, inpu
 export async function deletePlan(deps: AdminDeps, actor: Actor, id: string): Promise<void> {
   try {
     await deps.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(plans).where(eq(plans.id, id)).for('update')
+      const locked = await lockPlanRow(tx, id)
       if (!locked) throw new DomainError('plan_not_found')
-      const [subscription] = await tx
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(eq(subscriptions.planId, id))
-        .limit(1)
-      const [payment] = await tx
-        .select({ id: payments.id })
-        .from(payments)
-        .where(eq(payments.targetPlanId, id))
-        .limit(1)
-      if (subscription || payment) throw new DomainError('plan_in_use')
-      await tx.delete(plans).where(eq(plans.id, id))
+      if (await isPlanReferenced(tx, id)) throw new DomainError('plan_in_use')
+      await deletePlanRow(tx, id)
       await audit(tx, actor, 'plan.delete', 'plan', id, { before: toPlan(locked) })
     })
     plansChanged(deps.db)

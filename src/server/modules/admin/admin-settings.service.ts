@@ -1,5 +1,4 @@
 // PIX settings (the single pix_settings row 1) and the card provider facts the admin help text shows.
-import { eq } from 'drizzle-orm'
 import type {
   adminPixSettingsResultSchema,
   cardInfoSchema,
@@ -8,9 +7,9 @@ import type {
 import { DomainError } from '../../../domain/errors'
 import { buildPixBrCode, normalizePixKey } from '../../../domain/pix'
 import type { z } from 'zod'
-import { pixSettings } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import type { AdminDeps } from './admin-subscriptions.service'
+import { findPixSettingsRow, lockPixSettingsRow, upsertPixSettingsRow } from './admin.repo'
 import type { PixSettingsRow } from '../../db/schema/billing'
 
 export type AdminPixSettings = z.infer<typeof adminPixSettingsResultSchema>
@@ -32,7 +31,7 @@ function previewOf(row: Pick<PixSettingsRow, 'pixKey' | 'beneficiaryName' | 'ben
   })
 }
 
-function toResult(row: PixSettingsRow | undefined): AdminPixSettings {
+function toResult(row: PixSettingsRow | null): AdminPixSettings {
   if (!row?.pixKey.trim()) return { settings: null, preview: null }
   let preview: AdminPixSettings['preview'] = null
   try {
@@ -53,8 +52,7 @@ function toResult(row: PixSettingsRow | undefined): AdminPixSettings {
 }
 
 export async function getAdminPixSettings(deps: AdminDeps): Promise<AdminPixSettings> {
-  const [row] = await deps.db.select().from(pixSettings).where(eq(pixSettings.id, 1)).limit(1)
-  return toResult(row)
+  return toResult(await findPixSettingsRow(deps.db))
 }
 
 /**
@@ -62,7 +60,7 @@ export async function getAdminPixSettings(deps: AdminDeps): Promise<AdminPixSett
  * An unreadable key counts as a change: the save refuses it anyway.
  */
 export async function pixDestinationChanges(deps: Pick<AdminDeps, 'db'>, input: PixSettingsInput): Promise<boolean> {
-  const [row] = await deps.db.select().from(pixSettings).where(eq(pixSettings.id, 1)).limit(1)
+  const row = await findPixSettingsRow(deps.db)
   return (
     !row ||
     row.pixKey !== normalizePixKey(input.pix_key) ||
@@ -96,12 +94,8 @@ export async function saveAdminPixSettings(
   }
   const now = deps.now()
   const saved = await deps.db.transaction(async (tx) => {
-    const [before] = await tx.select().from(pixSettings).where(eq(pixSettings.id, 1)).for('update')
-    const [row] = await tx
-      .insert(pixSettings)
-      .values({ id: 1, ...next, updatedAt: now })
-      .onConflictDoUpdate({ target: pixSettings.id, set: { ...next, updatedAt: now } })
-      .returning()
+    const before = await lockPixSettingsRow(tx)
+    const row = await upsertPixSettingsRow(tx, { ...next, updatedAt: now })
     await audit(tx, actor, 'pix_settings.update', 'pix_settings', '1', {
       before: before
         ? {

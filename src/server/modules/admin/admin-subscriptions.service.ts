@@ -11,7 +11,6 @@
 // - Admin cancel calls the card provider first (outside any transaction, so a slow provider holds no row lock);
 //   if the provider fails nothing changes here. A second cancel answers the canceled row and writes nothing.
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { adminSubscriptionInputSchema } from '../../../domain/contracts/admin'
 import { addDays } from '../../../domain/billing-period'
 import { DomainError } from '../../../domain/errors'
@@ -19,18 +18,29 @@ import type { z } from 'zod'
 import type { AppContext } from '../../context'
 import type { Plan } from '../../../domain/contracts/plans'
 import type { Executor, Tx } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
-import { payments, subscriptions } from '../../db/schema/billing'
-import { plans } from '../../db/schema/plans'
 import { type Actor, audit } from '../audit/audit'
-import { applyPaidUpgrade, pixDueDays } from '../billing/billing.service'
+import { pixDueDays } from '../billing/billing.service'
+import { applyPaidUpgrade } from '../billing/customer-upgrade.service'
 import type { CardGateway } from '../billing/card-gateway'
 import { toPlan } from '../plans/plans.service'
 import { type CardCall, type CardEditInput, planCardEdit, runCardCalls } from './admin-card-edits'
 import { issuePixInvoice } from '../billing/pix-invoice'
 import { type AdminSubscription, findAdminSubscription } from './admin-lists.repo'
+import {
+  findPlanRow,
+  findSubscriptionRow,
+  findTwinSubscription,
+  insertSubscriptionRow,
+  lockAdminCreation,
+  lockSubscriptionRow,
+  markPaidManually,
+  profileExists,
+  settleableInvoices,
+  updateSubscriptionRow,
+  voidOpenPayments,
+} from './admin.repo'
 import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
-import { openPaymentStatuses } from '../../../domain/subscription-status'
+import type { PlanRow } from '../../db/schema/plans'
 
 export type AdminDeps = Pick<AppContext, 'db' | 'now' | 'card' | 'config'> & {
   log?: { warn(obj: object, msg: string): void }
@@ -57,10 +67,9 @@ function snapshot(s: SubscriptionRow) {
 }
 
 async function requireRefs(tx: Executor, input: AdminSubscriptionInput) {
-  const [plan] = await tx.select().from(plans).where(eq(plans.id, input.plan_id)).limit(1)
+  const plan = await findPlanRow(tx, input.plan_id)
   if (!plan) throw new DomainError('plan_not_found')
-  const [user] = await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, input.user_id)).limit(1)
-  if (!user) throw new DomainError('user_not_found')
+  if (!(await profileExists(tx, input.user_id))) throw new DomainError('user_not_found')
   return plan
 }
 
@@ -82,7 +91,7 @@ export async function saveSubscription(
   // A card subscription is changed at the provider first (admin-card-edits.ts), or the edit is refused.
   let cardCalls: CardCall[] = []
   if (id !== null) {
-    const [current] = await deps.db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1)
+    const current = await findSubscriptionRow(deps.db, id)
     if (current?.billingMethod === 'card') {
       const plan = toPlan(await requireRefs(deps.db, input))
       cardCalls = planCardEdit(current, cardEditOf(input, plan, start, end), deps.card)
@@ -92,41 +101,31 @@ export async function saveSubscription(
   const savedId = await deps.db.transaction(async (tx) => {
     const plan = await requireRefs(tx, input)
     if (id === null) {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`admin-subscription:${input.user_id}`}))`)
-      const [twin] = await tx
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(
-          and(
-            eq(subscriptions.userId, input.user_id),
-            eq(subscriptions.planId, plan.id),
-            eq(subscriptions.status, input.status),
-            eq(subscriptions.currentPeriodStart, start),
-            eq(subscriptions.currentPeriodEnd, end),
-            gt(subscriptions.createdAt, addDays(now, -1 / 1440)),
-          ),
-        )
-        .limit(1)
-      if (twin) return twin.id
+      await lockAdminCreation(tx, input.user_id)
+      const twin = await findTwinSubscription(tx, {
+        userId: input.user_id,
+        planId: plan.id,
+        status: input.status,
+        start,
+        end,
+        since: addDays(now, -1 / 1440),
+      })
+      if (twin) return twin
 
-      const [created] = await tx
-        .insert(subscriptions)
-        .values({
-          id: randomUUID(),
-          userId: input.user_id,
-          planId: plan.id,
-          status: input.status,
-          billingMethod: 'pix',
-          currentPeriodStart: start,
-          currentPeriodEnd: end,
-          anchorDay: start.getUTCDate(),
-          cancelAtPeriodEnd: input.cancel_at_period_end,
-          canceledAt: input.status === 'canceled' ? now : null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning()
-      if (!created) throw new Error('insert into subscriptions returned nothing')
+      const created = await insertSubscriptionRow(tx, {
+        id: randomUUID(),
+        userId: input.user_id,
+        planId: plan.id,
+        status: input.status,
+        billingMethod: 'pix',
+        currentPeriodStart: start,
+        currentPeriodEnd: end,
+        anchorDay: start.getUTCDate(),
+        cancelAtPeriodEnd: input.cancel_at_period_end,
+        canceledAt: input.status === 'canceled' ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      })
       let invoiceId: string | null = null
       if (created.status === 'pending_pix') {
         const invoice = await issuePixInvoice(tx, {
@@ -144,28 +143,23 @@ export async function saveSubscription(
       return created.id
     }
 
-    const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
+    const locked = await lockSubscriptionRow(tx, id)
     if (!locked) throw new DomainError('subscription_not_found')
     if (locked.billingMethod === 'card') {
       return saveCardEdit(tx, { actor, card: deps.card, now }, locked, { input, plan, start, end }, cardCalls)
     }
     const startChanged = locked.currentPeriodStart.getTime() !== start.getTime()
-    const [updated] = await tx
-      .update(subscriptions)
-      .set({
-        userId: input.user_id,
-        planId: plan.id,
-        status: input.status,
-        currentPeriodStart: start,
-        currentPeriodEnd: end,
-        anchorDay: startChanged ? start.getUTCDate() : locked.anchorDay,
-        cancelAtPeriodEnd: input.cancel_at_period_end,
-        canceledAt: input.status === 'canceled' ? (locked.canceledAt ?? now) : null,
-        updatedAt: now,
-      })
-      .where(eq(subscriptions.id, id))
-      .returning()
-    if (!updated) throw new Error(`subscription ${id} vanished while locked`)
+    const updated = await updateSubscriptionRow(tx, id, {
+      userId: input.user_id,
+      planId: plan.id,
+      status: input.status,
+      currentPeriodStart: start,
+      currentPeriodEnd: end,
+      anchorDay: startChanged ? start.getUTCDate() : locked.anchorDay,
+      cancelAtPeriodEnd: input.cancel_at_period_end,
+      canceledAt: input.status === 'canceled' ? (locked.canceledAt ?? now) : null,
+      updatedAt: now,
+    })
     await audit(tx, actor, 'subscription.admin_update', 'subscription', id, {
       before: snapshot(locked),
       after: snapshot(updated),
@@ -206,66 +200,30 @@ async function saveCardEdit(
   tx: Tx,
   { actor, card, now }: { actor: Actor; card: CardGateway; now: Date },
   locked: SubscriptionRow,
-  {
-    input,
-    plan,
-    start,
-    end,
-  }: { input: AdminSubscriptionInput; plan: typeof plans.$inferSelect; start: Date; end: Date },
+  { input, plan, start, end }: { input: AdminSubscriptionInput; plan: PlanRow; start: Date; end: Date },
   calls: CardCall[],
 ): Promise<string> {
   // The refusals again, under the lock (the row may have become a card subscription since it was read). The
   // provider's own webhooks may already have recorded what it was asked: that is the state we are writing too.
   planCardEdit(locked, cardEditOf(input, toPlan(plan), start, end), card)
   const canceling = input.status === 'canceled' && locked.status !== 'canceled'
-  const [updated] = await tx
-    .update(subscriptions)
-    .set({
-      planId: plan.id,
-      status: input.status,
-      cancelAtPeriodEnd: canceling ? false : input.cancel_at_period_end,
-      canceledAt: input.status === 'canceled' ? (locked.canceledAt ?? now) : null,
-      updatedAt: now,
-    })
-    .where(eq(subscriptions.id, locked.id))
-    .returning()
-  if (!updated) throw new Error(`subscription ${locked.id} vanished while locked`)
-  const voided = canceling
-    ? await tx
-        .update(payments)
-        .set({ status: 'void', updatedAt: now })
-        .where(and(eq(payments.subscriptionId, locked.id), inArray(payments.status, [...openPaymentStatuses])))
-        .returning({ id: payments.id })
-    : []
+  const updated = await updateSubscriptionRow(tx, locked.id, {
+    planId: plan.id,
+    status: input.status,
+    cancelAtPeriodEnd: canceling ? false : input.cancel_at_period_end,
+    canceledAt: input.status === 'canceled' ? (locked.canceledAt ?? now) : null,
+    updatedAt: now,
+  })
+  const voided = canceling ? await voidOpenPayments(tx, locked.id, now) : []
   await audit(tx, actor, 'subscription.admin_update', 'subscription', locked.id, {
     before: snapshot(locked),
     after: {
       ...snapshot(updated),
       provider: calls.map((c) => c.op),
-      ...(canceling ? { voidedPaymentIds: voided.map((p) => p.id) } : {}),
+      ...(canceling ? { voidedPaymentIds: voided } : {}),
     },
   })
   return locked.id
-}
-
-/**
- * The invoices "save as active" settles: the subscription's pending_pix invoices, except upgrade invoices whose
- * priced period has ended (they buy nothing any more; the lifecycle voids them). Locked when `forUpdate`.
- */
-async function settleableInvoices(db: Executor, subscriptionId: string, now: Date, forUpdate = false) {
-  const query = db
-    .select()
-    .from(payments)
-    .where(
-      and(
-        eq(payments.subscriptionId, subscriptionId),
-        eq(payments.status, 'pending_pix'),
-        sql`not (${payments.type} = 'upgrade' and ${payments.pricedPeriodEnd} is not null
-          and ${payments.pricedPeriodEnd} <= ${now})`,
-      ),
-    )
-    .orderBy(asc(payments.dueDate), asc(payments.id))
-  return forUpdate ? query.for('update') : query
 }
 
 /** GET /api/admin/subscriptions/:id/settlement-preview: what saving it as active would settle, and the total. */
@@ -273,11 +231,7 @@ export async function settlementPreview(
   deps: AdminDeps,
   subscriptionId: string,
 ): Promise<{ invoices: SettlementInvoice[]; totalCents: number }> {
-  const [found] = await deps.db
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(eq(subscriptions.id, subscriptionId))
-  if (!found) throw new DomainError('subscription_not_found')
+  if (!(await findSubscriptionRow(deps.db, subscriptionId))) throw new DomainError('subscription_not_found')
   const invoices = (await settleableInvoices(deps.db, subscriptionId, deps.now())).map(settlementInvoice)
   return { invoices, totalCents: invoices.reduce((sum, p) => sum + p.amountCents, 0) }
 }
@@ -312,23 +266,14 @@ export async function settlePendingPixInvoices(
 ): Promise<PaymentRow[]> {
   const now = deps.now()
   return deps.db.transaction(async (tx) => {
-    await tx
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(eq(subscriptions.id, subscriptionId))
-      .for('update')
+    await lockSubscriptionRow(tx, subscriptionId)
     const due = await settleableInvoices(tx, subscriptionId, now, true)
     if (due.length === 0) return []
-    const settled = await tx
-      .update(payments)
-      .set({ status: 'paid', paymentMethod: 'manual_confirmation', paidAt: now, updatedAt: now })
-      .where(
-        inArray(
-          payments.id,
-          due.map((p) => p.id),
-        ),
-      )
-      .returning()
+    const settled = await markPaidManually(
+      tx,
+      due.map((p) => p.id),
+      now,
+    )
     for (const payment of settled) {
       await audit(tx, actor, 'payment.manual_confirmation', 'payment', payment.id, {
         before: { status: 'pending_pix', paymentMethod: 'pix' },
@@ -350,7 +295,7 @@ export async function settlePendingPixInvoices(
 
 /** admin-cancel-subscription: ends the subscription now and voids its open invoices. */
 export async function adminCancelSubscription(deps: AdminDeps, actor: Actor, id: string): Promise<AdminSubscription> {
-  const [current] = await deps.db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1)
+  const current = await findSubscriptionRow(deps.db, id)
   if (!current) throw new DomainError('subscription_not_found')
   if (current.status !== 'canceled') {
     const stripeId = current.stripeSubscriptionId
@@ -365,22 +310,19 @@ export async function adminCancelSubscription(deps: AdminDeps, actor: Actor, id:
     }
     const now = deps.now()
     await deps.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
+      const locked = await lockSubscriptionRow(tx, id)
       if (!locked) throw new DomainError('subscription_not_found')
       if (locked.status === 'canceled') return // a concurrent cancel won the lock and did the work
-      const [updated] = await tx
-        .update(subscriptions)
-        .set({ status: 'canceled', canceledAt: now, cancelAtPeriodEnd: false, updatedAt: now })
-        .where(eq(subscriptions.id, id))
-        .returning()
-      const voided = await tx
-        .update(payments)
-        .set({ status: 'void', updatedAt: now })
-        .where(and(eq(payments.subscriptionId, id), inArray(payments.status, [...openPaymentStatuses])))
-        .returning({ id: payments.id })
+      const updated = await updateSubscriptionRow(tx, id, {
+        status: 'canceled',
+        canceledAt: now,
+        cancelAtPeriodEnd: false,
+        updatedAt: now,
+      })
+      const voided = await voidOpenPayments(tx, id, now)
       await audit(tx, actor, 'subscription.admin_cancel', 'subscription', id, {
         before: snapshot(locked),
-        after: { ...(updated ? snapshot(updated) : {}), voidedPaymentIds: voided.map((p) => p.id) },
+        after: { ...snapshot(updated), voidedPaymentIds: voided },
       })
     })
   }

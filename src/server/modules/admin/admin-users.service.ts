@@ -4,27 +4,21 @@
 // so two changes never deadlock), then counts them. Two admins demoting each other at the same moment: the second
 // waits for the first's locks, re-reads the admin rows after the first commits (READ COMMITTED re-checks a locked
 // row that changed), counts one and is refused.
-import { asc, eq } from 'drizzle-orm'
 import { type RoleId, roleIds } from '../../../domain/billing-vocabulary'
 import { DomainError } from '../../../domain/errors'
-import { profiles } from '../../db/schema/auth'
 import { type Actor, audit } from '../audit/audit'
 import { type AdminUser, findAdminUser } from './admin-lists.repo'
 import type { AdminDeps } from './admin-subscriptions.service'
+import { lockAdminIds, lockProfileRow, setProfileRole } from './admin.repo'
 
 export async function setUserRole(deps: AdminDeps, actor: Actor, userId: string, roleId: RoleId): Promise<AdminUser> {
   await deps.db.transaction(async (tx) => {
-    const admins = await tx
-      .select({ id: profiles.id })
-      .from(profiles)
-      .where(eq(profiles.roleId, roleIds.admin))
-      .orderBy(asc(profiles.id))
-      .for('update')
-    const [target] = await tx.select().from(profiles).where(eq(profiles.id, userId)).for('update')
+    const admins = await lockAdminIds(tx)
+    const target = await lockProfileRow(tx, userId)
     if (!target) throw new DomainError('user_not_found')
     if (target.roleId === roleId) return // already so: nothing to change or audit
     if (target.roleId === roleIds.admin && admins.length <= 1) throw new DomainError('last_admin')
-    await tx.update(profiles).set({ roleId, updatedAt: deps.now() }).where(eq(profiles.id, userId))
+    await setProfileRole(tx, userId, roleId, deps.now())
     await audit(tx, actor, 'user.role', 'user', userId, { before: { roleId: target.roleId }, after: { roleId } })
   })
   const user = await findAdminUser(deps.db, userId)

@@ -81,6 +81,13 @@ export async function getPlanRow(db: Executor, id: string): Promise<PlanRow | nu
   return row ?? null
 }
 
+/** The plan of an existing subscription (the foreign key guarantees it, so a missing one is a bug, not a 404). */
+export async function requirePlanRow(db: Executor, planId: string): Promise<PlanRow> {
+  const plan = await getPlanRow(db, planId)
+  if (!plan) throw new Error(`plan ${planId} of a subscription is missing`)
+  return plan
+}
+
 /** Active plans priced above `priceCents`, cheapest first. */
 export function listHigherPlans(db: Executor, priceCents: number) {
   return db

@@ -22,15 +22,8 @@ import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
 import { withRefunds } from '../pix/pix-admin.service'
 import { withPspCheckout, withPspUpgrade } from './pix-invoice'
-import {
-  type BillingDeps,
-  cancelSubscription,
-  checkoutPix,
-  getReceipt,
-  shownPixCharge,
-  upgradeOptions,
-  upgradeSubscription,
-} from './billing.service'
+import { type BillingDeps, cancelSubscription, checkoutPix, getReceipt, shownPixCharge } from './billing.service'
+import { upgradeOptions, upgradeSubscription } from './customer-upgrade.service'
 import { startInvoiceCardCheckout } from './card-invoice.service'
 import { listMyPayments, listMySubscriptions } from './customer-lists'
 

@@ -9,7 +9,7 @@ import { auditLog } from '../../db/schema/platform'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, get, post, type TestUser } from '../../test/users'
-import { applyPaidUpgrade } from './billing.service'
+import { applyPaidUpgrade } from './customer-upgrade.service'
 import type { CardGateway } from './card-gateway'
 import { activate, configurePix, seedPlans } from './test-fixtures'
 

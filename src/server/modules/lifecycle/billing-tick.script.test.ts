@@ -1,14 +1,13 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { connectPglite, type Database } from '../../db/client'
 import { payments } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { ensurePixSettingsRow } from '../../db/seed'
 import { testDatabaseUrl } from '../../test/database-url'
+import { runScript, type ScriptRun } from '../../test/scripts'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { readOutbox } from '../messaging/outbox'
 import { insertCustomer, insertSubscription } from './lifecycle-fixtures'
@@ -16,7 +15,6 @@ import { insertCustomer, insertSubscription } from './lifecycle-fixtures'
 // `npm run billing:tick` as an operator runs it, on the embedded database (the PostgreSQL runs, two at once, are in
 // lifecycle.workers.test.ts). PGlite is one process at a time: the test's own connection is closed before each run.
 
-const root = fileURLToPath(new URL('../../../../', import.meta.url))
 const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-tick-'))
 
 afterAll(() => {
@@ -32,28 +30,8 @@ async function withDatabase<T>(work: (database: Database) => Promise<T>): Promis
   }
 }
 
-function tick(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    TMPDIR: process.env.TMPDIR,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/billing-tick.ts'], { cwd: root, env })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: stdout.trim(), stderr: stderr.trim() }))
-  })
+function tick(): Promise<ScriptRun> {
+  return runScript('billing-tick', [], { DATA_DIR: dataDir })
 }
 
 describe.skipIf(Boolean(testDatabaseUrl()))('npm run billing:tick (embedded database)', () => {

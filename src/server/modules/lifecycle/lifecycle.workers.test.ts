@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { asc, eq, sql } from 'drizzle-orm'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectPostgres, type Database } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -13,6 +12,7 @@ import { notifications, platformEvents } from '../../db/schema/lifecycle'
 import { ensurePixSettingsRow } from '../../db/seed'
 import { templateDatabaseName, testDatabaseUrl } from '../../test/database-url'
 import { withDatabase } from '../../test/global-setup'
+import { adminQuery } from '../../test/scripts'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { readOutbox } from '../messaging/outbox'
 import { insertCustomer, insertPayment, insertSubscription, platformSecret, startPlatform } from './lifecycle-fixtures'
@@ -38,19 +38,9 @@ describe.skipIf(!serverUrl)('lifecycle with several processes on one PostgreSQL'
   let slowFirstMs = 0
   const children = new Set<ChildProcess>()
 
-  async function adminQuery(text: string) {
-    const client = new pg.Client({ connectionString: serverUrl })
-    await client.connect()
-    try {
-      await client.query(text)
-    } finally {
-      await client.end()
-    }
-  }
-
   beforeAll(async () => {
     databaseName = `billing_workers_${randomBytes(6).toString('hex')}`
-    await adminQuery(`create database ${databaseName} template ${templateDatabaseName}`)
+    await adminQuery(serverUrl ?? '', `create database ${databaseName} template ${templateDatabaseName}`)
     databaseUrl = withDatabase(serverUrl ?? '', databaseName)
     database = connectPostgres(databaseUrl, { max: 3 })
     await ensurePixSettingsRow(database.db)
@@ -68,7 +58,7 @@ describe.skipIf(!serverUrl)('lifecycle with several processes on one PostgreSQL'
     for (const child of children) child.kill('SIGKILL')
     await database?.close()
     await platform?.close()
-    if (databaseName) await adminQuery(`drop database if exists ${databaseName} with (force)`)
+    if (databaseName) await adminQuery(serverUrl ?? '', `drop database if exists ${databaseName} with (force)`)
     if (dataDir) rmSync(dataDir, { recursive: true, force: true })
   })
 

@@ -2,7 +2,6 @@
 // code, approval by paying, the renewal charge exactly once with two workers, settlement, rejection and retries,
 // revocation by the payer, webhook re-reads, and the reconciliation after a lost callback. The PSP is the fake one
 // (HTTPS + mTLS); the app listens on a port so the fake's callbacks reach it.
-import type { AddressInfo } from 'node:net'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withCheckDigits } from '../../../domain/cpf-cnpj'
@@ -13,15 +12,12 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { pixRecurrences, pixRecurringCharges } from '../../db/schema/pix-automatico'
 import { rateLimits } from '../../db/schema/platform'
-import { type FakePsp, startFakePsp } from '../../test/fake-psp/fake-psp'
-import { createTestApp, TestClock, type TestApp } from '../../test/test-app'
+import type { FakePsp } from '../../test/fake-psp/fake-psp'
+import { TestClock, type TestApp } from '../../test/test-app'
 import { createUser, get, post, type TestUser } from '../../test/users'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
-import { pixCallbacksIdle } from '../pix/pix.routes'
 import { issueAutomaticoRenewals, reconcileAutomatico } from './automatico-renewals'
-import { automaticoCallbacksIdle } from './automatico.routes'
-import { putRecWebhooks } from './rec-client'
+import { settleCallbacks, startAutomaticoApp } from './automatico-fixtures'
 
 let t: TestApp
 let psp: FakePsp
@@ -30,17 +26,7 @@ const clock = new TestClock(new Date('2026-03-10T12:00:00.000Z'))
 const cpf = withCheckDigits('529982247')
 
 beforeAll(async () => {
-  psp = await startFakePsp({ now: clock.now, callbackRetryDelayMs: 10 })
-  t = await createTestApp({
-    env: { ...psp.env(), PIX_AUTOMATICO: 'true', PIX_AUTOMATICO_ACCOUNT: '0001:1234567:CORRENTE' },
-    clock,
-  })
-  await seedPlans(t.database.db)
-  await configurePix(t.database.db, { pixKey: psp.merchantKey })
-  await t.app.listen({ port: 0, host: '127.0.0.1' })
-  const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/webhooks/pix`
-  await t.app.ctx.pix?.putWebhook(psp.merchantKey, base)
-  await putRecWebhooks(t.app.ctx.pix!, base)
+  ;({ t, psp } = await startAutomaticoApp(clock))
   admin = await createUser(t, { admin: true, name: 'Admin' })
 })
 afterAll(async () => {
@@ -51,13 +37,7 @@ afterAll(async () => {
 const quiet = { info: () => {}, warn: () => {}, error: () => {} }
 const deps = () => ({ ...t.app.ctx, log: quiet })
 
-async function settle() {
-  for (let i = 0; i < 3; i++) {
-    await psp.idle()
-    await pixCallbacksIdle(t.app.ctx.db)
-    await automaticoCallbacksIdle(t.app.ctx.db)
-  }
-}
+const settle = () => settleCallbacks(t, psp)
 
 async function subscriptionRow(id: string) {
   const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id))
@@ -97,6 +77,30 @@ async function subscribeAndPay(plan = 'plan_basic'): Promise<{ user: TestUser; r
   await psp.controls.pay({ txid: pixTxidFor(result.payment.id) })
   await settle()
   return { user, result }
+}
+
+/** A subscribed and paid customer's subscription row and the due date of its next cycle. */
+async function subscribedCycle(plan?: string) {
+  const { user, result } = await subscribeAndPay(plan)
+  const sub = await subscriptionRow(result.subscription.id)
+  return { user, result, sub, due: sub.currentPeriodEnd }
+}
+
+/** Moves the clock to `days` days (and `hours` hours) after the cycle's due date (before it when negative). */
+function atDue(due: Date, days: number, hours = 0) {
+  clock.set(new Date(due.getTime() + days * 86_400_000 + hours * 3_600_000))
+}
+
+/** Subscribed at `start`, and the next cycle's recurring charge scheduled at the PSP (the tick on D-5). */
+async function cycleScheduled(start: string) {
+  clock.set(start)
+  const { sub, due } = await subscribedCycle()
+  atDue(due, -5)
+  await runBillingTick(deps())
+  await settle()
+  const [charge] = await chargesOf(sub.id)
+  expect(charge?.status).toBe('ATIVA')
+  return { sub, due, charge }
 }
 
 describe('checkout (Journey 3)', () => {
@@ -170,15 +174,13 @@ describe('checkout (Journey 3)', () => {
 describe('renewals', () => {
   it('one charge per cycle even with two workers, the customer told ahead, settlement pays and extends', async () => {
     clock.set('2026-04-01T12:00:00.000Z')
-    const { result } = await subscribeAndPay()
-    const sub = await subscriptionRow(result.subscription.id)
-    const due = sub.currentPeriodEnd
+    const { result, sub, due } = await subscribedCycle()
     // D-9: too early.
-    clock.set(new Date(due.getTime() - 9 * 86_400_000))
+    atDue(due, -9)
     await issueAutomaticoRenewals(deps(), clock.now())
     expect(await chargesOf(sub.id)).toHaveLength(0)
     // D-8: two workers at once.
-    clock.set(new Date(due.getTime() - 8 * 86_400_000))
+    atDue(due, -8)
     await Promise.all([issueAutomaticoRenewals(deps(), clock.now()), issueAutomaticoRenewals(deps(), clock.now())])
     await runBillingTick(deps())
     await settle()
@@ -202,7 +204,7 @@ describe('renewals', () => {
     expect((await messagesOf(sub.id, 'invoice_created')).filter((m) => m.paymentId === renewal[0]!.id)).toHaveLength(0)
 
     // The due date: the PSP debits; the webhook makes the app re-read and confirm.
-    clock.set(new Date(due.getTime() + 3_600_000))
+    atDue(due, 0, 1)
     await runBillingTick(deps()) // the overdue pass leaves it to PIX Automático
     expect((await subscriptionRow(sub.id)).status).toBe('active')
     await psp.automatico.controls.settleCobr({ txid: charge.txid })
@@ -230,17 +232,9 @@ describe('renewals', () => {
   })
 
   it('a rejected attempt: past_due, retries on D+1 and D+3 (paid on the second); codes in words for admins', async () => {
-    clock.set('2026-05-02T12:00:00.000Z')
-    const { result } = await subscribeAndPay()
-    const sub = await subscriptionRow(result.subscription.id)
-    const due = sub.currentPeriodEnd
-    clock.set(new Date(due.getTime() - 5 * 86_400_000))
-    await runBillingTick(deps())
-    await settle()
-    const [charge] = await chargesOf(sub.id)
-    expect(charge?.status).toBe('ATIVA')
+    const { sub, due, charge } = await cycleScheduled('2026-05-02T12:00:00.000Z')
 
-    clock.set(new Date(due.getTime() + 3_600_000))
+    atDue(due, 0, 1)
     await psp.automatico.controls.failCobr({ txid: charge!.txid, code: 'NIEC' })
     await settle()
     expect((await subscriptionRow(sub.id)).status).toBe('past_due')
@@ -248,14 +242,14 @@ describe('renewals', () => {
     expect((await chargesOf(sub.id))[0]!.retryDates).toEqual([iso(1)])
     expect(await messagesOf(sub.id, 'pix_automatico_failed')).toHaveLength(2)
 
-    clock.set(new Date(due.getTime() + 86_400_000 + 3_600_000))
+    atDue(due, 1, 1)
     await psp.automatico.controls.failCobr({ txid: charge!.txid, code: 'NIEC' })
     await settle()
     expect((await chargesOf(sub.id))[0]!.retryDates).toEqual([iso(1), iso(3)])
     await runBillingTick(deps())
     expect((await subscriptionRow(sub.id)).status).toBe('past_due')
 
-    clock.set(new Date(due.getTime() + 3 * 86_400_000 + 3_600_000))
+    atDue(due, 3, 1)
     await psp.automatico.controls.settleCobr({ txid: charge!.txid })
     await settle()
     const after = await subscriptionRow(sub.id)
@@ -375,21 +369,13 @@ describe('renewals', () => {
 
 describe('when a cycle is not debited', () => {
   it('every retry fails: the ordinary PIX invoice goes out by e-mail and WhatsApp, the subscription is past_due', async () => {
-    clock.set('2026-09-01T12:00:00.000Z')
-    const { result } = await subscribeAndPay()
-    const sub = await subscriptionRow(result.subscription.id)
-    const due = sub.currentPeriodEnd
-    clock.set(new Date(due.getTime() - 5 * 86_400_000))
-    await runBillingTick(deps())
-    await settle()
-    const [charge] = await chargesOf(sub.id)
-    expect(charge?.status).toBe('ATIVA')
+    const { sub, due, charge } = await cycleScheduled('2026-09-01T12:00:00.000Z')
     const [renewal] = await t.database.db.select().from(payments).where(eq(payments.id, charge!.paymentId))
     expect(renewal).toMatchObject({ status: 'pending', pixTxid: null })
 
     // The due date and the three retries (D+1, D+3, D+7) are all refused.
     for (const days of [0, 1, 3, 7]) {
-      clock.set(new Date(due.getTime() + days * 86_400_000 + 3_600_000))
+      atDue(due, days, 1)
       await psp.automatico.controls.failCobr({ txid: charge!.txid, code: 'NIEC' })
       await settle()
     }
@@ -415,17 +401,15 @@ describe('when a cycle is not debited', () => {
 
   it('a charge that could not be sent in the BCB window: the cycle is an ordinary invoice instead', async () => {
     clock.set('2026-10-01T12:00:00.000Z')
-    const { result } = await subscribeAndPay()
-    const sub = await subscriptionRow(result.subscription.id)
-    const due = sub.currentPeriodEnd
+    const { sub, due } = await subscribedCycle()
     // The pass records the cycle on D-3, but nothing reaches the PSP until D-1 (too late to schedule a debit).
-    clock.set(new Date(due.getTime() - 3 * 86_400_000))
+    atDue(due, -3)
     // The PSP refuses every PUT /cobr meanwhile.
     psp.controls.failNext({ path: '/cobr/', method: 'PUT', times: 1_000 })
     await runBillingTick(deps())
     const [pending] = await chargesOf(sub.id)
     expect(pending?.status).toBe('PENDENTE')
-    clock.set(new Date(due.getTime() - 1 * 86_400_000))
+    atDue(due, -1)
     await runBillingTick(deps())
     await settle()
     psp.controls.clearFailures()
@@ -442,17 +426,9 @@ describe('when a cycle is not debited', () => {
 
 describe('a cycle that no longer needs a debit', () => {
   it('paid another way before the due date: its recurring charge is cancelled at the PSP, nothing is debited', async () => {
-    clock.set('2026-11-01T12:00:00.000Z')
-    const { result } = await subscribeAndPay()
-    const sub = await subscriptionRow(result.subscription.id)
-    const due = sub.currentPeriodEnd
-    clock.set(new Date(due.getTime() - 5 * 86_400_000))
-    await runBillingTick(deps())
-    await settle()
-    const [charge] = await chargesOf(sub.id)
-    expect(charge?.status).toBe('ATIVA')
+    const { sub, due, charge } = await cycleScheduled('2026-11-01T12:00:00.000Z')
     // The customer paid by bank transfer and the admin confirms it, three days before the debit.
-    clock.set(new Date(due.getTime() - 3 * 86_400_000))
+    atDue(due, -3)
     const confirmed = await post(
       t.app,
       `/api/admin/payments/${charge!.paymentId}/confirm`,
@@ -468,7 +444,7 @@ describe('a cycle that no longer needs a debit', () => {
     expect(cancelled?.status).toBe('CANCELADA')
     expect(psp.automatico.cobrs().find((c) => c.txid === charge!.txid)?.status).toBe('CANCELADA')
     // The due date passes: no second settlement, the period paid once.
-    clock.set(new Date(due.getTime() + 3_600_000))
+    atDue(due, 0, 1)
     await runBillingTick(deps())
     await settle()
     const paid = (await t.database.db.select().from(payments).where(eq(payments.subscriptionId, sub.id))).filter(

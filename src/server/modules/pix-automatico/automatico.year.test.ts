@@ -4,7 +4,6 @@
 // second retry (D+3); an upgrade to plan_pro on 1 June (the prorated invoice approves a new authorisation, the old
 // one is cancelled after); the payer revokes the authorisation on 25 September, and the last four cycles are
 // ordinary PIX invoices the customer pays. Every row and message is checked at the end.
-import type { AddressInfo } from 'node:net'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withCheckDigits } from '../../../domain/cpf-cnpj'
@@ -12,14 +11,11 @@ import { pixTxidFor } from '../../../domain/pix-txid'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { pixRecurrences, pixRecurringCharges } from '../../db/schema/pix-automatico'
-import { type FakePsp, startFakePsp } from '../../test/fake-psp/fake-psp'
-import { createTestApp, TestClock, type TestApp } from '../../test/test-app'
+import type { FakePsp } from '../../test/fake-psp/fake-psp'
+import { TestClock, type TestApp } from '../../test/test-app'
 import { createUser, post, type TestUser } from '../../test/users'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
-import { pixCallbacksIdle } from '../pix/pix.routes'
-import { automaticoCallbacksIdle } from './automatico.routes'
-import { putRecWebhooks } from './rec-client'
+import { settleCallbacks, startAutomaticoApp } from './automatico-fixtures'
 
 const dayMs = 86_400_000
 
@@ -30,17 +26,7 @@ describe('a year of PIX Automático', () => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00.000Z'))
 
   beforeAll(async () => {
-    psp = await startFakePsp({ now: clock.now, callbackRetryDelayMs: 10 })
-    t = await createTestApp({
-      env: { ...psp.env(), PIX_AUTOMATICO: 'true', PIX_AUTOMATICO_ACCOUNT: '0001:1234567:CORRENTE' },
-      clock,
-    })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db, { pixKey: psp.merchantKey })
-    await t.app.listen({ port: 0, host: '127.0.0.1' })
-    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/webhooks/pix`
-    await t.app.ctx.pix?.putWebhook(psp.merchantKey, base)
-    await putRecWebhooks(t.app.ctx.pix!, base)
+    ;({ t, psp } = await startAutomaticoApp(clock))
     customer = await createUser(t, { name: 'Maria Cliente' })
   })
   afterAll(async () => {
@@ -51,13 +37,7 @@ describe('a year of PIX Automático', () => {
   it('twelve cycles, a rejection paid on the second retry, an upgrade, a revocation and the switch to invoices', async () => {
     const db = t.database.db
     const deps = { ...t.app.ctx, log: { info: () => {}, warn: () => {}, error: () => {} } }
-    const settle = async () => {
-      for (let i = 0; i < 3; i++) {
-        await psp.idle()
-        await pixCallbacksIdle(t.app.ctx.db)
-        await automaticoCallbacksIdle(t.app.ctx.db)
-      }
-    }
+    const settle = () => settleCallbacks(t, psp)
     const statuses: string[] = []
     const record = async (id: string) => {
       const [s] = await db.select().from(subscriptions).where(eq(subscriptions.id, id))
