@@ -1,7 +1,8 @@
 // The API bench's yardstick (bench/api.bench.ts): a bare `node:http` + `pg` server answering the four benchmarked
 // calls with the same SQL the app runs and the same JSON shapes, and no framework, validation, logging, security
 // headers or cache. It authenticates the same signed session cookie by SQL (one query, session joined with its
-// user), so the comparison with the app is fair. Not part of the product: `npm run bench` starts it in its own process.
+// user), so the comparison with the app is fair. Like the app, it runs every statement as a named prepared statement
+// (parsed and planned once per connection). Not part of the product: `npm run bench` starts it in its own process.
 // Env: DATABASE_URL, PORT, AUTH_SECRET.
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
@@ -9,6 +10,7 @@ import pg from 'pg'
 
 pg.types.setTypeParser(20, (v) => Number(v))
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+pool.on('error', () => {}) // an idle client dropped by the server surfaces on its next query
 const secret = process.env.AUTH_SECRET ?? ''
 const cookieName = 'billing.session_token'
 
@@ -33,12 +35,13 @@ function tokenFrom(cookieHeader: string | undefined): string | null {
 async function sessionUser(req: http.IncomingMessage): Promise<Row | null> {
   const token = tokenFrom(req.headers.cookie)
   if (!token) return null
-  const { rows } = await pool.query(
-    `select s.id as session_id, s.expires_at, s.created_at as session_created_at, u.id, u.name, u.email,
+  const { rows } = await pool.query({
+    name: 'session_lookup',
+    text: `select s.id as session_id, s.expires_at, s.created_at as session_created_at, u.id, u.name, u.email,
        u.created_at, u.company_name, u.whatsapp_number, u.role_id, u.two_factor_enabled
      from sessions s join profiles u on u.id = s.user_id where s.token = $1`,
-    [token],
-  )
+    values: [token],
+  })
   const row = rows[0] as Row | undefined
   if (!row || (row.expires_at as Date) <= new Date()) return null
   return {
@@ -70,14 +73,19 @@ const plan = (r: Row) => ({
 
 async function subscriptionsOf(userId: unknown) {
   const [list, counted] = await Promise.all([
-    pool.query(
-      `select s.*, p.id as p_id, p.name as p_name, p.price_cents as p_price, p.box_quantity as p_box,
+    pool.query({
+      name: 'my_subscriptions',
+      text: `select s.*, p.id as p_id, p.name as p_name, p.price_cents as p_price, p.box_quantity as p_box,
          p.agent_quantity as p_agents, p.description as p_description, p.features as p_features
        from subscriptions s join plans p on p.id = s.plan_id where s.user_id = $1
-       order by s.created_at desc, s.id desc limit 20 offset 0`,
-      [userId],
-    ),
-    pool.query('select count(*)::int as n from subscriptions where user_id = $1', [userId]),
+       order by s.created_at desc, s.id desc limit $2 offset $3`,
+      values: [userId, 20, 0],
+    }),
+    pool.query({
+      name: 'my_subscriptions_count',
+      text: 'select count(*)::int as n from subscriptions where user_id = $1',
+      values: [userId],
+    }),
   ])
   return {
     items: list.rows.map((r: Row) => ({
@@ -100,29 +108,24 @@ async function subscriptionsOf(userId: unknown) {
 }
 
 async function paymentsOf(userId: unknown) {
+  // The refunded sum of each payment comes in the same statement (a correlated sum over pix_refunds), as in the app.
   const [list, counted] = await Promise.all([
-    pool.query(
-      `select pa.*, p.id as p_id, p.name as p_name, p.price_cents as p_price
+    pool.query({
+      name: 'my_payments',
+      text: `select pa.*, p.id as p_id, p.name as p_name, p.price_cents as p_price,
+         (select sum(r.amount_cents) from pix_refunds r where r.payment_id = pa.id and r.status <> 'NAO_REALIZADO')
+           as refunded_cents
        from payments pa join subscriptions s on s.id = pa.subscription_id join plans p on p.id = s.plan_id
-       where s.user_id = $1 order by pa.created_at desc, pa.id desc limit 20 offset 0`,
-      [userId],
-    ),
-    pool.query(
-      `select count(*)::int as n from payments pa join subscriptions s on s.id = pa.subscription_id
+       where s.user_id = $1 order by pa.created_at desc, pa.id desc limit $2 offset $3`,
+      values: [userId, 20, 0],
+    }),
+    pool.query({
+      name: 'my_payments_count',
+      text: `select count(*)::int as n from payments pa join subscriptions s on s.id = pa.subscription_id
        where s.user_id = $1`,
-      [userId],
-    ),
+      values: [userId],
+    }),
   ])
-  const paid = list.rows.filter((r: Row) => r.status === 'paid').map((r: Row) => r.id)
-  const refunded = new Map<unknown, number>()
-  if (paid.length > 0) {
-    const { rows } = await pool.query(
-      `select payment_id, sum(amount_cents) as cents from pix_refunds
-       where payment_id = any($1) and status <> 'NAO_REALIZADO' group by payment_id`,
-      [paid],
-    )
-    for (const r of rows as Row[]) refunded.set(r.payment_id, Number(r.cents))
-  }
   return {
     items: list.rows.map((r: Row) => ({
       id: r.id,
@@ -139,7 +142,7 @@ async function paymentsOf(userId: unknown) {
       receiptUrl: r.receipt_url,
       metadata: r.metadata,
       plan: { id: r.p_id, name: r.p_name, priceCents: r.p_price },
-      ...(refunded.has(r.id) ? { refundedCents: refunded.get(r.id) } : {}),
+      ...(r.status === 'paid' && r.refunded_cents !== null ? { refundedCents: Number(r.refunded_cents) } : {}),
     })),
     total: counted.rows[0]?.n ?? 0,
     page: 1,
@@ -160,7 +163,10 @@ const server = http.createServer(async (req, res) => {
   try {
     const path = (req.url ?? '/').split('?')[0]
     if (path === '/api/plans') {
-      const { rows } = await pool.query('select * from plans where active = true order by price_cents asc, name asc')
+      const { rows } = await pool.query({
+        name: 'plans',
+        text: 'select * from plans where active = true order by price_cents asc, name asc',
+      })
       return send(res, 200, rows.map(plan))
     }
     if (path === '/api/health') return send(res, 200, { status: 'ok' })

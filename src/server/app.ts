@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import compress from '@fastify/compress'
 import cookie from '@fastify/cookie'
-import helmet from '@fastify/helmet'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -20,6 +19,7 @@ import type { Config } from './config'
 import type { AppContext } from './context'
 import type { Database } from './db/client'
 import { problem, registerProblemHandler } from './http/problem'
+import { registerSecurityHeaders } from './http/security-headers'
 import { sessionPlugin } from './http/session'
 import { createAuth } from './modules/auth/auth'
 import type { CardGateway } from './modules/billing/card-gateway'
@@ -164,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler)
   registerProblemHandler(app)
 
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

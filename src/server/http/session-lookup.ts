@@ -43,13 +43,14 @@ export function verifiedCookieValue(raw: string, secret: string): string | null 
   return given.length === expected.length && timingSafeEqual(given, expected) ? value : null
 }
 
+/** On PostgreSQL a named statement: parsed and planned once per connection, as it runs on every request. */
 async function findSession(ctx: AppContext, token: string): Promise<SessionRow | null> {
   const sql = `select s.id, s.expires_at, s.created_at, u.id as user_id, u.name, u.email, u.created_at as user_created_at,
       u.company_name, u.whatsapp_number, u.role_id, u.two_factor_enabled
     from sessions s join profiles u on u.id = s.user_id where s.token = $1`
   const { database } = ctx
   const rows = database.pool
-    ? (await database.pool.query(sql, [token])).rows
+    ? (await database.pool.query({ name: 'session_lookup', text: sql, values: [token] })).rows
     : ((await database.pglite?.query(sql, [token]))?.rows ?? [])
   const r = rows[0] as Record<string, unknown> | undefined
   if (!r) return null

@@ -20,7 +20,6 @@ import {
 } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
 import { problemSchema } from '../../http/problem'
-import { withRefunds } from '../pix/pix-admin.service'
 import { withPspCheckout, withPspUpgrade } from './pix-invoice'
 import { type BillingDeps, cancelSubscription, checkoutPix, getReceipt, shownPixCharge } from './billing.service'
 import { upgradeOptions, upgradeSubscription } from './customer-upgrade.service'
@@ -84,10 +83,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: paymentPageSchema, 400: problemSchema, ...readErrors },
       },
     },
-    async (request) => {
-      const page = await listMyPayments(app.ctx.db, userOf(request), request.query)
-      return { ...page, items: await withRefunds(app.ctx, page.items) }
-    },
+    async (request) => listMyPayments(app.ctx.db, userOf(request), request.query),
   )
 
   app.get(

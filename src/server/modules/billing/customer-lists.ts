@@ -1,7 +1,7 @@
 // The customer's own lists (GET /api/subscriptions, GET /api/payments): paged on the server like the admin lists,
 // newest first, bounded by listLimits (domain/contracts/paging.ts). One customer's rows are few and indexed by user,
 // so a plain count and LIMIT/OFFSET are enough here.
-import { and, count, desc, eq, inArray, notInArray, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { SubscriptionStatus } from '../../../domain/subscription-status'
@@ -24,25 +24,60 @@ const currentStatuses: Record<SubscriptionStatus, boolean> = {
 }
 const current = (Object.keys(currentStatuses) as SubscriptionStatus[]).filter((s) => currentStatuses[s])
 
+/**
+ * The two lists are read on every dashboard visit: their statements are built once per database and variant and
+ * run as named prepared statements (PostgreSQL parses and plans them once per connection, not on each request).
+ */
+const preparedByDb = new WeakMap<object, Map<string, unknown>>()
+
+function prepared<T>(db: Executor, name: string, build: () => T): T {
+  let byName = preparedByDb.get(db)
+  if (!byName) {
+    byName = new Map()
+    preparedByDb.set(db, byName)
+  }
+  let statement = byName.get(name) as T | undefined
+  if (!statement) {
+    statement = build()
+    byName.set(name, statement)
+  }
+  return statement
+}
+
+const page = { userId: sql.placeholder('userId'), limit: sql.placeholder('limit'), offset: sql.placeholder('offset') }
+
+function subscriptionStatements(db: Executor, filter: 'true' | 'false' | undefined) {
+  const variant = filter === 'true' ? 'current' : filter === 'false' ? 'past' : 'all'
+  return prepared(db, `my_subscriptions_${variant}`, () => {
+    const conditions: SQL[] = [eq(subscriptions.userId, page.userId)]
+    if (filter === 'true') conditions.push(inArray(subscriptions.status, current))
+    if (filter === 'false') conditions.push(notInArray(subscriptions.status, current))
+    const where = and(...conditions)
+    return {
+      list: db
+        .select({ subscription: subscriptions, plan: plans })
+        .from(subscriptions)
+        .innerJoin(plans, eq(plans.id, subscriptions.planId))
+        .where(where)
+        .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+        .limit(page.limit)
+        .offset(page.offset)
+        .prepare(`my_subscriptions_${variant}`),
+      count: db.select({ n: count() }).from(subscriptions).where(where).prepare(`my_subscriptions_${variant}_count`),
+    }
+  })
+}
+
 export async function listMySubscriptions(
   db: Executor,
   user: SessionUser,
   query: PageQuery & { current?: 'true' | 'false' | undefined },
 ): Promise<CustomerPage<Subscription>> {
-  const conditions: SQL[] = [eq(subscriptions.userId, user.id)]
-  if (query.current === 'true') conditions.push(inArray(subscriptions.status, current))
-  if (query.current === 'false') conditions.push(notInArray(subscriptions.status, current))
-  const where = and(...conditions)
+  const statements = subscriptionStatements(db, query.current)
+  const values = { userId: user.id, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }
   const [rows, [counted]] = await Promise.all([
-    db
-      .select({ subscription: subscriptions, plan: plans })
-      .from(subscriptions)
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(where)
-      .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ n: count() }).from(subscriptions).where(where),
+    statements.list.execute(values),
+    statements.count.execute({ userId: user.id }),
   ])
   return {
     items: rows.map((r) => toSubscription(r.subscription, r.plan)),
@@ -52,33 +87,61 @@ export async function listMySubscriptions(
   }
 }
 
+/** What was refunded of the payment (PIX refunds not refused), null without refunds: read in the same statement. */
+const refundedCentsSql = sql<string | number | null>`(select sum(r.amount_cents) from pix_refunds r
+  where r.payment_id = ${payments.id} and r.status <> 'NAO_REALIZADO')`
+
+function paymentStatements(db: Executor, filter: 'true' | 'false' | undefined) {
+  const variant = filter === 'true' ? 'open' : filter === 'false' ? 'closed' : 'all'
+  return prepared(db, `my_payments_${variant}`, () => {
+    const conditions: SQL[] = [eq(subscriptions.userId, page.userId)]
+    if (filter === 'true') conditions.push(inArray(payments.status, [...openPaymentStatuses]))
+    if (filter === 'false') conditions.push(notInArray(payments.status, [...openPaymentStatuses]))
+    const where = and(...conditions)
+    return {
+      list: db
+        .select({
+          payment: payments,
+          plan: { id: plans.id, name: plans.name, priceCents: plans.priceCents },
+          refundedCents: refundedCentsSql,
+        })
+        .from(payments)
+        .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+        .innerJoin(plans, eq(plans.id, subscriptions.planId))
+        .where(where)
+        .orderBy(desc(payments.createdAt), desc(payments.id))
+        .limit(page.limit)
+        .offset(page.offset)
+        .prepare(`my_payments_${variant}`),
+      count: db
+        .select({ n: count() })
+        .from(payments)
+        .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+        .where(where)
+        .prepare(`my_payments_${variant}_count`),
+    }
+  })
+}
+
 export async function listMyPayments(
   db: Executor,
   user: SessionUser,
   query: PageQuery & { open?: 'true' | 'false' | undefined },
-): Promise<CustomerPage<Payment>> {
-  const conditions: SQL[] = [eq(subscriptions.userId, user.id)]
-  if (query.open === 'true') conditions.push(inArray(payments.status, [...openPaymentStatuses]))
-  if (query.open === 'false') conditions.push(notInArray(payments.status, [...openPaymentStatuses]))
-  const where = and(...conditions)
+): Promise<CustomerPage<Payment & { refundedCents?: number }>> {
+  const statements = paymentStatements(db, query.open)
+  const values = { userId: user.id, limit: query.pageSize, offset: (query.page - 1) * query.pageSize }
   const [rows, [counted]] = await Promise.all([
-    db
-      .select({ payment: payments, plan: { id: plans.id, name: plans.name, priceCents: plans.priceCents } })
-      .from(payments)
-      .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-      .innerJoin(plans, eq(plans.id, subscriptions.planId))
-      .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db
-      .select({ n: count() })
-      .from(payments)
-      .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-      .where(where),
+    statements.list.execute(values),
+    statements.count.execute({ userId: user.id }),
   ])
   return {
-    items: rows.map((r) => toPayment(r.payment, r.plan)),
+    // A paid payment shows what was refunded of it, when anything was.
+    items: rows.map((r) => {
+      const payment = toPayment(r.payment, r.plan)
+      return r.payment.status === 'paid' && r.refundedCents !== null
+        ? { ...payment, refundedCents: Number(r.refundedCents) }
+        : payment
+    }),
     total: Number(counted?.n ?? 0),
     page: query.page,
     pageSize: query.pageSize,

@@ -77,18 +77,6 @@ export async function refundedCentsByPayment(deps: Pick<PixDeps, 'db'>, ids: str
   return result
 }
 
-/** The customer's payment history with what was refunded of each paid PIX. */
-export async function withRefunds<T extends { id: string; status: string }>(
-  deps: Pick<PixDeps, 'db'>,
-  list: T[],
-): Promise<Array<T & { refundedCents?: number }>> {
-  const refunded = await refundedCentsByPayment(
-    deps,
-    list.filter((p) => p.status === 'paid').map((p) => p.id),
-  )
-  return list.map((p) => (refunded.has(p.id) ? { ...p, refundedCents: refunded.get(p.id) } : p))
-}
-
 /**
  * Refunds `amountCents` of a paid PIX (full or partial) with a reason: the refund row and its audit row are written
  * with the payment locked (so two refunds cannot exceed the amount received), then `PUT /pix/{e2eid}/devolucao/{id}`
