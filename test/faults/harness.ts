@@ -121,15 +121,21 @@ export type AppProcess = {
 
 export type AppEnv = Record<string, string>
 
-/** Starts `src/server/main.ts` (or worker.ts) and waits for /api/health (the worker: for its ready line). */
+/**
+ * Starts `src/server/main.ts` (or worker.ts) and waits for /api/health (the worker: for its ready line).
+ * `compiled`: runs the built `dist/server/*.js` with node instead, as `npm start` does (build it first).
+ */
 export async function startProcess(
   kind: ProcessKind,
   env: AppEnv,
-  options: { port?: number } = {},
+  options: { port?: number; compiled?: boolean } = {},
 ): Promise<AppProcess> {
   const port = options.port ?? (await freePort())
   const script = kind === 'server' ? 'src/server/main.ts' : 'src/server/worker.ts'
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const args = options.compiled
+    ? ['--enable-source-maps', `dist/server/${kind === 'server' ? 'main' : 'worker'}.js`]
+    : ['--import', 'tsx', script]
+  const child = spawn(process.execPath, args, {
     cwd: root,
     // The worker says it is ready at info level (it has no health endpoint).
     env: {
