@@ -6,7 +6,8 @@
 // The server is the compiled one (dist/server/main.js, built first) in production mode, as `npm start` runs it.
 import { readFileSync } from 'node:fs'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { scryptSync } from 'node:crypto'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { SMTPServer } from 'smtp-server'
@@ -64,6 +65,27 @@ async function startSmtpSink(): Promise<{ url: string; close: () => Promise<void
   return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) }
 }
 
+/** CPU seconds (user + system, every thread) the process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/** CPU milliseconds of one password hash with better-auth's parameters, measured here (synchronous scrypt). */
+function hashCpuMs(): number {
+  const started = process.cpuUsage()
+  for (let i = 0; i < 3; i++)
+    scryptSync('senha-segura-123', 'sal', 64, { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 })
+  const used = process.cpuUsage(started)
+  return (used.user + used.system) / 1000 / 3
+}
+
 export type LoadResult = {
   rows: Timing[]
   failures: string[]
@@ -75,6 +97,8 @@ export type LoadResult = {
   /** Distinct error lines the server logged (at most 10), with their count. */
   serverErrors: Map<string, number>
   loadAverage: { before: number; after: number }
+  /** The server's CPU during the load, and what one password hash costs: capacity on an idle machine. */
+  cpu: { serverS: number; signIns: number; hashMs: number; cores: number }
   requests: number
   journeys: number
   maxRssMb: number
@@ -149,6 +173,8 @@ export async function loadBenchmark(
       }
       return answer.status === expected
     }
+    const hashMs = hashCpuMs()
+    const cpuBefore = cpuSeconds(server.child.pid)
     let maxRss = rssMb(server.child.pid)
     const sampler = setInterval(() => {
       maxRss = Math.max(maxRss, rssMb(server?.child.pid))
@@ -197,6 +223,7 @@ export async function loadBenchmark(
     await Promise.all(Array.from({ length: users }, (_, i) => virtualUser(i)))
     clearInterval(sampler)
     maxRss = Math.max(maxRss, rssMb(server.child.pid))
+    const serverCpuS = cpuSeconds(server.child.pid) - cpuBefore
 
     const rows: Timing[] = [...samples.entries()].map(([name, list]) => {
       const sorted = [...list].sort((a, b) => a - b)
@@ -238,6 +265,12 @@ export async function loadBenchmark(
       journeys,
       maxRssMb: maxRss,
       invariantViolations: report.violations.length,
+      cpu: {
+        serverS: serverCpuS,
+        signIns: samples.get('POST /api/auth/sign-in')?.length ?? 0,
+        hashMs,
+        cores: availableParallelism(),
+      },
     }
   } finally {
     if (server) await stopGracefully(server)
@@ -257,6 +290,15 @@ export function reportLoad(result: LoadResult, shape: string): string[] {
       `memória residente máxima: ${result.maxRssMb.toFixed(0)} MB (alvo < ${loadTargets.rssMb} MB), ` +
       `invariantes violadas: ${result.invariantViolations}, ` +
       `carga da máquina (loadavg 1 min): ${result.loadAverage.before.toFixed(1)} antes, ${result.loadAverage.after.toFixed(1)} depois`,
+  )
+  const { cpu } = result
+  const hashS = (cpu.signIns * cpu.hashMs) / 1000
+  const otherMs = result.requests > cpu.signIns ? ((cpu.serverS - hashS) * 1000) / (result.requests - cpu.signIns) : 0
+  console.log(
+    `CPU do servidor: ${cpu.serverS.toFixed(1)} s em ${result.requests} requisições; um hash de senha custa ` +
+      `${cpu.hashMs.toFixed(0)} ms de CPU (${cpu.signIns} entradas ≈ ${hashS.toFixed(1)} s), ` +
+      `o resto ≈ ${otherMs.toFixed(1)} ms por requisição; numa máquina ociosa de ${cpu.cores} núcleos isso daria ` +
+      `no máximo ≈ ${((cpu.cores * 1000) / cpu.hashMs).toFixed(0)} entradas/s só de hashes`,
   )
   for (const [key, count] of [...result.unexpected].sort((a, b) => b[1] - a[1]))
     console.log(`  resposta inesperada ×${count}: ${key}`)

@@ -1,7 +1,8 @@
 import { scryptAsync } from '@noble/hashes/scrypt.js'
 import { hashPassword as betterAuthHash, verifyPassword as betterAuthVerify } from 'better-auth/crypto'
 import { and, eq } from 'drizzle-orm'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { DomainError } from '../../../domain/errors'
 import { accounts, profiles, sessions } from '../../db/schema/auth'
 import { fileTestApp, ipSource, postFrom } from '../../test/http'
 import { createUser } from '../../test/users'
@@ -50,6 +51,24 @@ describe('password hashing compatible with better-auth', () => {
     const hashes = await Promise.all(calls)
     expect(new Set(hashes).size).toBe(hashes.length)
     expect(passwordHashingStats()).toMatchObject({ running: 0, waiting: 0 })
+  })
+
+  it('sends a caller still in line after maxWaitMs away with service_unavailable; the running ones finish', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const running = Array.from({ length: passwordHashing.concurrency }, () => hashPassword(password))
+      const waiting = hashPassword(password)
+      expect(passwordHashingStats().waiting).toBe(1)
+      vi.advanceTimersByTime(passwordHashing.maxWaitMs)
+      const error = await waiting.catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(DomainError)
+      expect((error as DomainError).code).toBe('service_unavailable')
+      expect(passwordHashingStats().waiting).toBe(0)
+      expect(await Promise.all(running)).toHaveLength(passwordHashing.concurrency)
+      expect(passwordHashingStats()).toMatchObject({ running: 0, waiting: 0 })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
