@@ -155,6 +155,8 @@ export function registerProblemHandler(app: FastifyInstance) {
     let body: Problem
     if (error instanceof DomainError) {
       body = problem(error.code, error.message)
+      // Overload (e.g. too many password checks waiting, auth/password-hash.ts): nothing was done, come back soon.
+      if (error.code === 'service_unavailable') reply.header('retry-after', String(retryAfterSeconds))
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((v) => ({
         path: (v.instancePath || '/').replace(/^\//, '').replaceAll('/', '.'),

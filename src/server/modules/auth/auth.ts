@@ -6,6 +6,7 @@ import type { Db } from '../../db/client'
 import { accounts, profiles, sessions, twoFactors, verifications } from '../../db/schema/auth'
 import type { MailSender } from '../messaging/email'
 import { confirmEmail, resetPassword } from '../messaging/templates'
+import { hashPassword, verifyPassword } from './password-hash'
 
 export const sessionRules = {
   expiresInS: 7 * 24 * 60 * 60, // a week without activity ends the session
@@ -60,6 +61,8 @@ export function createAuth(deps: { db: Db; config: Config; mail: MailSender }) {
       autoSignIn: false,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      // better-auth's own scrypt and format, with a bound on how many run at once (password-hash.ts).
+      password: { hash: hashPassword, verify: verifyPassword },
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: sessionRules.resetPasswordExpiresInS,
       sendResetPassword: async ({ user, token }) => {
