@@ -5,6 +5,8 @@
 // compiled server at 4 connections: prints how long the passes took and that customer's p99.
 // Standalone: `npm run bench:passes` (BENCH_DATABASE_URL: the seeded load database; `<name>_passes` is its copy).
 import type { ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { addDays } from '../src/domain/billing-period'
@@ -25,6 +27,29 @@ function withDatabase(url: string, name: string): string {
   return u.toString()
 }
 
+/**
+ * Applies to the copy the migrations the load database lacks (drizzle's migrator skips a migration numbered below the
+ * last one applied, e.g. 0020 merged after 0021), so the passes run against the current schema.
+ */
+async function applyMissingMigrations(client: pg.Client): Promise<void> {
+  const folder = new URL('../src/server/db/migrations/', import.meta.url)
+  const journal = JSON.parse(readFileSync(new URL('meta/_journal.json', folder), 'utf8')) as {
+    entries: { tag: string; when: number }[]
+  }
+  const { rows } = await client.query<{ hash: string }>('select hash from drizzle.__drizzle_migrations')
+  const applied = new Set(rows.map((r) => r.hash))
+  for (const entry of journal.entries) {
+    const text = readFileSync(new URL(`${entry.tag}.sql`, folder), 'utf8')
+    const hash = createHash('sha256').update(text).digest('hex')
+    if (applied.has(hash)) continue
+    for (const statement of text.split('--> statement-breakpoint')) await client.query(statement)
+    await client.query('insert into drizzle.__drizzle_migrations (hash, created_at) values ($1, $2)', [
+      hash,
+      entry.when,
+    ])
+  }
+}
+
 /** A fresh `<name>_passes` copied from the load database, every subscription in force made a PIX one. */
 async function preparedCopy(url: string): Promise<{ url: string; subscriptions: number }> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1))
@@ -42,6 +67,7 @@ async function preparedCopy(url: string): Promise<{ url: string; subscriptions: 
   const client = new pg.Client({ connectionString: copyUrl })
   await client.connect()
   try {
+    await applyMissingMigrations(client)
     await client.query(
       `update subscriptions set billing_method = 'pix', cancel_at_period_end = false,
          status = case when status = 'trialing' then 'active' else status end

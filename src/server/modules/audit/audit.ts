@@ -23,3 +23,22 @@ export async function audit(
     after: change.after ?? ('system' in actor ? { by: actor.system } : null),
   })
 }
+
+/** audit() for many entities in one INSERT (a lifecycle pass's batch): the same rows, in the given order. */
+export async function auditMany(
+  tx: Executor,
+  actor: Actor,
+  rows: { action: string; entity: string; entityId: string; before?: unknown; after?: unknown }[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await tx.insert(auditLog).values(
+    rows.map((r) => ({
+      actorId: actor.id,
+      action: r.action,
+      entity: r.entity,
+      entityId: r.entityId,
+      before: r.before ?? null,
+      after: r.after ?? ('system' in actor ? { by: actor.system } : null),
+    })),
+  )
+}

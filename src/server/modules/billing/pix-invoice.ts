@@ -86,6 +86,21 @@ export async function issuePixInvoice(
   tx: Tx,
   input: PixInvoiceInput & { oncePerPeriod?: boolean },
 ): Promise<PaymentRow | null> {
+  const insert = tx.insert(payments).values(pixInvoiceValues(input))
+  const [row] = input.oncePerPeriod
+    ? await insert.onConflictDoNothing(oncePerPeriod).returning()
+    : await insert.returning()
+  if (!row && !input.oncePerPeriod) throw new Error('insert into payments returned nothing')
+  return row ?? null
+}
+
+/** The renewal's once per (subscription, due date): payments_one_renewal_per_period_idx, voided ones excluded. */
+const oncePerPeriod = {
+  target: [payments.subscriptionId, payments.dueDate],
+  where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
+}
+
+function pixInvoiceValues(input: PixInvoiceInput): NewPaymentRow {
   const values: NewPaymentRow = {
     id: randomUUID(),
     subscriptionId: input.subscriptionId,
@@ -105,17 +120,16 @@ export async function issuePixInvoice(
     values.status = 'pending'
     values.pixChargeAttempts = maxChargeAttempts
   }
-  const insert = tx.insert(payments).values(values)
-  const [row] = input.oncePerPeriod
-    ? await insert
-        .onConflictDoNothing({
-          target: [payments.subscriptionId, payments.dueDate],
-          where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
-        })
-        .returning()
-    : await insert.returning()
-  if (!row && !input.oncePerPeriod) throw new Error('insert into payments returned nothing')
-  return row ?? null
+  return values
+}
+
+/**
+ * issuePixInvoice with `oncePerPeriod` for many renewals at once: one INSERT; answers the invoices inserted (one
+ * already issued for a subscription and due date is left out, as issuePixInvoice answers null for it).
+ */
+export async function issuePixRenewals(tx: Tx, inputs: PixInvoiceInput[]): Promise<PaymentRow[]> {
+  if (inputs.length === 0) return []
+  return tx.insert(payments).values(inputs.map(pixInvoiceValues)).onConflictDoNothing(oncePerPeriod).returning()
 }
 
 export type PixLog = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void }

@@ -6,8 +6,9 @@
 // `npm run billing:tick` runs one tick from the shell. Every rule reads the clock passed in (ctx.now()), so tests
 // move time instead of sleeping.
 //
-// Exactly once (rows). A pass claims one row at a time with SELECT … FOR UPDATE SKIP LOCKED and handles it in its
-// own transaction, which also writes the audit row (actor system 'billing') and enqueues the customer's
+// Exactly once (rows). A pass claims a batch of rows with SELECT … FOR UPDATE SKIP LOCKED and handles it in one
+// transaction (pass-runner.ts: set-based where it can, row by row in savepoints when a batch fails), which also
+// writes the audit rows (actor system 'billing') and enqueues the customer's
 // notifications (transactional outbox). Several workers share the work without waiting on each other; a row whose
 // handling failed is rolled back and retried on the next tick. Each transition is written under the lock after
 // re-checking the state, and the database has the last word: one renewal invoice per (subscription, due date) is a

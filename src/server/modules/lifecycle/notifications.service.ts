@@ -1,77 +1,62 @@
-// Customer notifications: rendering from the rows, enqueueing (transactional outbox), detection of the events
-// other modules cause, and the delivery sweep. Rules: lifecycle.service.ts.
+// Customer notifications: enqueueing (transactional outbox), detection of the events other modules cause, and the
+// delivery sweep. Rules: lifecycle.service.ts; messages: notifications.render.ts; queries: notifications.repo.ts.
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, gt, gte, inArray, lte, notInArray, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import { isErasedEmail } from '../../../domain/personal-data'
 import type { Executor, Tx } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
-import { payments, subscriptions } from '../../db/schema/billing'
-import { notifications } from '../../db/schema/lifecycle'
-import { isTemplateError, sendTemplateWith, sendTextWith, utilityTemplate } from '../messaging/whatsapp'
-import { getPixSettings, pixChargeFor } from '../pix/pix.service'
-import { recordOutbound } from '../whatsapp/messages.service'
-import {
-  type CancelReason,
-  cancelScheduledMessage,
-  canceledMessage,
-  dueTomorrowMessage,
-  invoiceCreatedMessage,
-  type NotificationKind,
-  type NotificationMessage,
-  overdueGraceDays,
-  overdueMessage,
-  paymentConfirmedMessage,
-} from './notification-templates'
-import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
-import type { ProfileRow } from '../../db/schema/auth'
-import type { PaymentRow } from '../../db/schema/billing'
 import type { NotificationRow } from '../../db/schema/lifecycle'
-import { loadPaymentWithPlansAndProfile, loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
+import { isTemplateError, sendTemplateWith, sendTextWith, utilityTemplate } from '../messaging/whatsapp'
+import { recordOutbound } from '../whatsapp/messages.service'
+import type { NotificationKind } from './notification-templates'
+import {
+  type Rendered,
+  renderCanceledMany,
+  renderCancelScheduled,
+  renderDueTomorrow,
+  renderInvoicesCreated,
+  renderOverdueMany,
+  renderPaymentConfirmed,
+} from './notifications.render'
+import * as repo from './notifications.repo'
+import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
+
+export {
+  dayRef,
+  type Rendered,
+  renderCanceled,
+  renderInvoiceCreated,
+  renderOverdue,
+} from './notifications.render'
 
 /** After this many failed attempts a notification is marked 'failed' and left for people to look at. */
 export const maxNotificationAttempts = 6
 /** Detection looks this far back, so that a database full of old rows does not flood customers on first run. */
 export const detectionWindowDays = 7
 
-export type Rendered = {
-  kind: NotificationKind
-  /** What makes the event unique, e.g. the payment id; the dedupe key is `<kind>:<ref>:<channel>`. */
-  ref: string
-  user: Pick<ProfileRow, 'id' | 'email' | 'whatsappNumber'>
-  subscriptionId: string | null
-  paymentId: string | null
-  message: NotificationMessage
-}
-
 export function dedupeKey(kind: NotificationKind, ref: string, channel: 'email' | 'whatsapp'): string {
   return `${kind}:${ref}:${channel}`
-}
-
-/** The day of an instant (UTC), used in refs of events that can repeat once per period. */
-export function dayRef(date: Date): string {
-  return date.toISOString().slice(0, 10)
-}
-
-/** SQL twin of dayRef, for the detection queries. */
-const sqlDay = (column: unknown) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`
-
-function urls(deps: Pick<LifecycleDeps, 'config'>) {
-  return { paymentsUrl: `${deps.config.appUrl}/dashboard/payments`, plansUrl: `${deps.config.appUrl}/plans` }
 }
 
 /**
  * Inserts the e-mail (and, when the customer has a number, the WhatsApp) notification in the caller's transaction.
  * The unique dedupe key makes a second enqueue of the same event a no-op. Returns how many rows were new.
  */
-export async function enqueue(tx: Tx, now: Date, rendered: Rendered): Promise<number> {
-  if (isErasedEmail(rendered.user.email)) return 0 // an erased account (LGPD) is never written to again
-  const channels: ('email' | 'whatsapp')[] = rendered.user.whatsappNumber ? ['email', 'whatsapp'] : ['email']
-  let inserted = 0
-  for (const channel of channels) {
-    const rows = await tx
-      .insert(notifications)
-      .values({
+export function enqueue(tx: Tx, now: Date, rendered: Rendered): Promise<number> {
+  return enqueueMany(tx, now, [rendered])
+}
+
+/** enqueue for many events in one INSERT (a lifecycle pass's batch). */
+export async function enqueueMany(tx: Tx, now: Date, events: Rendered[]): Promise<number> {
+  return (await enqueueRows(tx, now, events)).length
+}
+
+/** enqueueMany answering the notifications that were new. */
+async function enqueueRows(tx: Tx, now: Date, events: Rendered[]) {
+  const values = events
+    .filter((rendered) => !isErasedEmail(rendered.user.email)) // an erased account (LGPD) is never written to again
+    .flatMap((rendered) => {
+      const channels: ('email' | 'whatsapp')[] = rendered.user.whatsappNumber ? ['email', 'whatsapp'] : ['email']
+      return channels.map((channel) => ({
         id: randomUUID(),
         dedupeKey: dedupeKey(rendered.kind, rendered.ref, channel),
         kind: rendered.kind,
@@ -79,202 +64,58 @@ export async function enqueue(tx: Tx, now: Date, rendered: Rendered): Promise<nu
         userId: rendered.user.id,
         subscriptionId: rendered.subscriptionId,
         paymentId: rendered.paymentId,
-        recipient: channel === 'email' ? rendered.user.email : rendered.user.whatsappNumber,
+        recipient: channel === 'email' ? rendered.user.email : (rendered.user.whatsappNumber ?? ''),
         subject: channel === 'email' ? rendered.message.subject : null,
         body: channel === 'email' ? rendered.message.text : rendered.message.whatsapp,
         html: channel === 'email' ? rendered.message.html : null,
         template: channel === 'whatsapp' ? rendered.message.template : null,
-        status: 'pending',
+        status: 'pending' as const,
         nextAttemptAt: now,
         createdAt: now,
         updatedAt: now,
-      })
-      .onConflictDoNothing({ target: notifications.dedupeKey })
-      .returning({ id: notifications.id })
-    inserted += rows.length
-  }
-  return inserted
-}
-
-// ---- rendering from the rows ----
-
-const loadPayment = (tx: Tx, paymentId: string) => loadPaymentWithPlansAndProfile(tx, paymentId)
-const loadSubscription = loadSubscriptionWithPlanAndProfile
-
-/** The BR Code of an open invoice, or null when the PIX settings cannot build one (the message links the panel). */
-async function brCodeOf(tx: Tx, payment: PaymentRow, planName: string): Promise<string | null> {
-  // API Pix: the PSP charge's code while it is payable.
-  if (payment.pixChargeStatus === 'active' && payment.pixCopiaECola) return payment.pixCopiaECola
-  const settings = await getPixSettings(tx)
-  if (!settings) return null
-  try {
-    return pixChargeFor(settings, payment, planName).brCode
-  } catch {
-    return null
-  }
-}
-
-/**
- * The 'invoice_created' message of an open invoice. A renewal re-issued at a new price (metadata
- * `replacesPaymentId`, `previousAmountCents`: billing/upgrade.service.ts) says so; whether it was enqueued in the
- * re-issuing transaction or found by detection, its dedupe key (the new payment's id) makes it one message.
- */
-export async function renderInvoiceCreated(
-  tx: Tx,
-  deps: Pick<LifecycleDeps, 'config'>,
-  paymentId: string,
-): Promise<Rendered | null> {
-  const row = await loadPayment(tx, paymentId)
-  if (!row) return null
-  const planName = (row.targetPlan ?? row.plan).name
-  const previous = row.payment.metadata.previousAmountCents
-  return {
-    kind: 'invoice_created',
-    ref: row.payment.id,
-    user: row.profile,
-    subscriptionId: row.subscription.id,
-    paymentId: row.payment.id,
-    message: invoiceCreatedMessage({
-      name: row.profile.name,
-      planName,
-      ...urls(deps),
-      type: row.payment.type,
-      amountCents: row.payment.amountCents,
-      dueDate: row.payment.dueDate,
-      brCode: await brCodeOf(tx, row.payment, planName),
-      replaced:
-        row.payment.metadata.replacesPaymentId && typeof previous === 'number' ? { amountCents: previous } : null,
-    }),
-  }
-}
-
-async function renderDueTomorrow(tx: Tx, deps: LifecycleDeps, paymentId: string): Promise<Rendered | null> {
-  const row = await loadPayment(tx, paymentId)
-  if (!row) return null
-  const planName = (row.targetPlan ?? row.plan).name
-  return {
-    kind: 'due_tomorrow',
-    ref: row.payment.id,
-    user: row.profile,
-    subscriptionId: row.subscription.id,
-    paymentId: row.payment.id,
-    message: dueTomorrowMessage({
-      name: row.profile.name,
-      planName,
-      ...urls(deps),
-      amountCents: row.payment.amountCents,
-      dueDate: row.payment.dueDate,
-      brCode: await brCodeOf(tx, row.payment, planName),
-    }),
-  }
-}
-
-async function renderPaymentConfirmed(tx: Tx, deps: LifecycleDeps, paymentId: string): Promise<Rendered | null> {
-  const row = await loadPayment(tx, paymentId)
-  if (!row?.payment.paidAt) return null
-  return {
-    kind: 'payment_confirmed',
-    ref: row.payment.id,
-    user: row.profile,
-    subscriptionId: row.subscription.id,
-    paymentId: row.payment.id,
-    message: paymentConfirmedMessage({
-      name: row.profile.name,
-      planName: row.plan.name,
-      ...urls(deps),
-      amountCents: row.payment.amountReceivedCents ?? row.payment.amountCents,
-      paidAt: row.payment.paidAt,
-      periodEnd: row.subscription.currentPeriodEnd,
-    }),
-  }
-}
-
-async function renderCancelScheduled(tx: Tx, deps: LifecycleDeps, subscriptionId: string): Promise<Rendered | null> {
-  const row = await loadSubscription(tx, subscriptionId)
-  if (!row) return null
-  return {
-    kind: 'cancel_scheduled',
-    ref: `${row.subscription.id}:${dayRef(row.subscription.currentPeriodEnd)}`,
-    user: row.profile,
-    subscriptionId: row.subscription.id,
-    paymentId: null,
-    message: cancelScheduledMessage({
-      name: row.profile.name,
-      planName: row.plan.name,
-      ...urls(deps),
-      periodEnd: row.subscription.currentPeriodEnd,
-    }),
-  }
-}
-
-export async function renderCanceled(
-  tx: Tx,
-  deps: LifecycleDeps,
-  subscriptionId: string,
-  reason: CancelReason,
-): Promise<Rendered | null> {
-  const row = await loadSubscription(tx, subscriptionId)
-  if (!row) return null
-  return {
-    kind: 'canceled',
-    ref: row.subscription.id,
-    user: row.profile,
-    subscriptionId: row.subscription.id,
-    paymentId: null,
-    message: canceledMessage({ name: row.profile.name, planName: row.plan.name, ...urls(deps), reason }),
-  }
-}
-
-export async function renderOverdue(tx: Tx, deps: LifecycleDeps, subscriptionId: string): Promise<Rendered | null> {
-  const row = await loadSubscription(tx, subscriptionId)
-  if (!row) return null
-  const { subscription } = row
-  const [invoice] = await tx
-    .select()
-    .from(payments)
-    .where(and(eq(payments.subscriptionId, subscription.id), eq(payments.status, 'pending_pix')))
-    .orderBy(asc(payments.dueDate))
-    .limit(1)
-  const pix = subscription.billingMethod === 'pix'
-  return {
-    kind: 'overdue',
-    ref: `${subscription.id}:${dayRef(subscription.currentPeriodEnd)}`,
-    user: row.profile,
-    subscriptionId: subscription.id,
-    paymentId: invoice?.id ?? null,
-    message: overdueMessage({
-      name: row.profile.name,
-      planName: row.plan.name,
-      ...urls(deps),
-      periodEnd: subscription.currentPeriodEnd,
-      cancelOn: pix ? addDays(subscription.currentPeriodEnd, overdueGraceDays) : null,
-      invoice: invoice
-        ? { amountCents: invoice.amountCents, brCode: await brCodeOf(tx, invoice, row.plan.name) }
-        : null,
-    }),
-  }
+      }))
+    })
+  if (values.length === 0) return []
+  return repo.insertNotifications(tx, values)
 }
 
 // ---- detection of events other modules cause ----
 
-/** `not exists` a notification with this key (the e-mail row stands for the event: every event has one). */
-const notNotified = (key: ReturnType<typeof sql>) =>
-  sql`not exists (select 1 from ${notifications} where ${notifications.dedupeKey} = ${key})`
-
-const emailKey = (kind: NotificationKind, ref: ReturnType<typeof sql>) => sql`${kind} || ':' || ${ref} || ':email'`
-
+/**
+ * A detection pass: claims a batch of rows whose event has no notification yet, renders their messages and
+ * enqueues them in one INSERT; a row counts when a notification of it was new.
+ */
 async function detect(
   deps: LifecycleDeps,
   pass: string,
-  claim: (tx: Executor, seen: string[]) => Promise<{ id: string } | undefined>,
-  render: (tx: Tx, id: string) => Promise<Rendered | null>,
+  claim: (tx: Executor, seen: string[], limit: number) => Promise<{ id: string }[]>,
+  render: (tx: Tx, ids: string[]) => Promise<Rendered[]>,
+  refersTo: 'paymentId' | 'subscriptionId',
   now: Date,
 ): Promise<number> {
-  return forEachClaimed(deps, pass, claim, async (tx, row) => {
-    const rendered = await render(tx, row.id)
-    if (!rendered) return false
-    return (await enqueue(tx, now, rendered)) > 0
+  return forEachClaimed(deps, pass, claim, async (tx, rows) => {
+    const inserted = await enqueueRows(
+      tx,
+      now,
+      await render(
+        tx,
+        rows.map((r) => r.id),
+      ),
+    )
+    return [...new Set(inserted.map((n) => n[refersTo]).filter((id): id is string => id !== null))]
   })
+}
+
+/** A one-event renderer applied to each id of a batch. */
+function eachId(render: (tx: Tx, id: string) => Promise<Rendered | null>) {
+  return async (tx: Tx, ids: string[]): Promise<Rendered[]> => {
+    const out: Rendered[] = []
+    for (const id of ids) {
+      const rendered = await render(tx, id)
+      if (rendered) out.push(rendered)
+    }
+    return out
+  }
 }
 
 /** Open PIX invoices due within 24 hours get one reminder. */
@@ -282,25 +123,9 @@ export async function detectDueTomorrow(deps: LifecycleDeps, now: Date): Promise
   const processed = await detect(
     deps,
     'due_tomorrow',
-    async (tx, seen) => {
-      const [row] = await tx
-        .select({ id: payments.id })
-        .from(payments)
-        .where(
-          and(
-            eq(payments.status, 'pending_pix'),
-            gt(payments.dueDate, now),
-            lte(payments.dueDate, addDays(now, 1)),
-            notNotified(emailKey('due_tomorrow', sql`${payments.id}`)),
-            notInArray(payments.id, seen),
-          ),
-        )
-        .orderBy(asc(payments.dueDate), asc(payments.id))
-        .limit(1)
-        .for('update', { skipLocked: true })
-      return row
-    },
-    (tx, id) => renderDueTomorrow(tx, deps, id),
+    (tx, seen, limit) => repo.claimDueTomorrow(tx, now, seen, limit),
+    eachId((tx, id) => renderDueTomorrow(tx, deps, id)),
+    'paymentId',
     now,
   )
   return { processed }
@@ -314,101 +139,48 @@ export async function detectNotifications(deps: LifecycleDeps, now: Date): Promi
   const since = addDays(now, -detectionWindowDays)
   let processed = 0
 
-  /** Claims the oldest payment (by `at`) in a state whose notification `kind` does not exist yet. */
-  const paymentClaim =
-    (kind: NotificationKind, status: 'pending_pix' | 'paid', at: typeof payments.createdAt | typeof payments.paidAt) =>
-    async (tx: Executor, seen: string[]): Promise<{ id: string } | undefined> => {
-      const [row] = await tx
-        .select({ id: payments.id })
-        .from(payments)
-        .where(
-          and(
-            eq(payments.status, status),
-            gte(at, since),
-            notNotified(emailKey(kind, sql`${payments.id}`)),
-            notInArray(payments.id, seen),
-          ),
-        )
-        .orderBy(asc(at), asc(payments.id))
-        .limit(1)
-        .for('update', { skipLocked: true })
-      return row
-    }
-
   processed += await detect(
     deps,
     'invoice_created',
-    paymentClaim('invoice_created', 'pending_pix', payments.createdAt),
-    (tx, id) => renderInvoiceCreated(tx, deps, id),
+    (tx, seen, limit) => repo.claimPaymentsToNotify(tx, 'invoice_created', 'pending_pix', since, seen, limit),
+    (tx, ids) => renderInvoicesCreated(tx, deps, ids),
+    'paymentId',
     now,
   )
 
   processed += await detect(
     deps,
     'payment_confirmed',
-    paymentClaim('payment_confirmed', 'paid', payments.paidAt),
-    (tx, id) => renderPaymentConfirmed(tx, deps, id),
+    (tx, seen, limit) => repo.claimPaymentsToNotify(tx, 'payment_confirmed', 'paid', since, seen, limit),
+    eachId((tx, id) => renderPaymentConfirmed(tx, deps, id)),
+    'paymentId',
     now,
   )
-
-  const subscriptionClaim =
-    (where: (seen: string[]) => ReturnType<typeof and>) =>
-    async (tx: Executor, seen: string[]): Promise<{ id: string } | undefined> => {
-      const [row] = await tx
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(where(seen))
-        .orderBy(asc(subscriptions.updatedAt), asc(subscriptions.id))
-        .limit(1)
-        .for('update', { skipLocked: true })
-      return row
-    }
 
   processed += await detect(
     deps,
     'cancel_scheduled',
-    subscriptionClaim((seen) =>
-      and(
-        eq(subscriptions.cancelAtPeriodEnd, true),
-        inArray(subscriptions.status, ['active', 'trialing', 'past_due']),
-        gte(subscriptions.updatedAt, since),
-        notNotified(
-          emailKey('cancel_scheduled', sql`${subscriptions.id} || ':' || ${sqlDay(subscriptions.currentPeriodEnd)}`),
-        ),
-        notInArray(subscriptions.id, seen),
-      ),
-    ),
-    (tx, id) => renderCancelScheduled(tx, deps, id),
+    (tx, seen, limit) => repo.claimSubscriptionsToNotify(tx, 'cancel_scheduled', since, seen, limit),
+    eachId((tx, id) => renderCancelScheduled(tx, deps, id)),
+    'subscriptionId',
     now,
   )
 
   processed += await detect(
     deps,
     'canceled',
-    subscriptionClaim((seen) =>
-      and(
-        eq(subscriptions.status, 'canceled'),
-        gte(subscriptions.updatedAt, since),
-        notNotified(emailKey('canceled', sql`${subscriptions.id}`)),
-        notInArray(subscriptions.id, seen),
-      ),
-    ),
-    (tx, id) => renderCanceled(tx, deps, id, 'other'),
+    (tx, seen, limit) => repo.claimSubscriptionsToNotify(tx, 'canceled', since, seen, limit),
+    (tx, ids) => renderCanceledMany(tx, deps, ids, 'other'),
+    'subscriptionId',
     now,
   )
 
   processed += await detect(
     deps,
     'overdue',
-    subscriptionClaim((seen) =>
-      and(
-        eq(subscriptions.status, 'past_due'),
-        gte(subscriptions.updatedAt, since),
-        notNotified(emailKey('overdue', sql`${subscriptions.id} || ':' || ${sqlDay(subscriptions.currentPeriodEnd)}`)),
-        notInArray(subscriptions.id, seen),
-      ),
-    ),
-    (tx, id) => renderOverdue(tx, deps, id),
+    (tx, seen, limit) => repo.claimSubscriptionsToNotify(tx, 'overdue', since, seen, limit),
+    (tx, ids) => renderOverdueMany(tx, deps, ids),
+    'subscriptionId',
     now,
   )
 
@@ -432,22 +204,7 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
   return sweep<NotificationRow>(
     deps,
     'deliver_notifications',
-    async (tx, seen) => {
-      const [row] = await tx
-        .select()
-        .from(notifications)
-        .where(
-          and(
-            eq(notifications.status, 'pending'),
-            lte(notifications.nextAttemptAt, now),
-            notInArray(notifications.id, seen),
-          ),
-        )
-        .orderBy(asc(notifications.nextAttemptAt), asc(notifications.createdAt), asc(notifications.dedupeKey))
-        .limit(1)
-        .for('update', { skipLocked: true })
-      return row
-    },
+    (tx, seen) => repo.claimDueNotification(tx, now, seen),
     async (row) => {
       if (row.channel === 'email') {
         await deps.mail.send({
@@ -478,17 +235,14 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
       const outcome = outcomes.get(row.id)
       outcomes.delete(row.id)
       if (attempt.ok && outcome?.templateRejected) {
-        await tx
-          .update(notifications)
-          .set({
-            status: 'failed',
-            attempts,
-            deliveryStatus: 'fallback_email',
-            deliveryError: outcome.templateRejected.message.slice(0, 500),
-            lastError: outcome.templateRejected.message.slice(0, 500),
-            updatedAt: now,
-          })
-          .where(eq(notifications.id, row.id))
+        await repo.updateNotification(tx, row.id, {
+          status: 'failed',
+          attempts,
+          deliveryStatus: 'fallback_email',
+          deliveryError: outcome.templateRejected.message.slice(0, 500),
+          lastError: outcome.templateRejected.message.slice(0, 500),
+          updatedAt: now,
+        })
         await ensureEmailFallback(tx, row, now)
         await recordOutbound(tx, {
           userId: row.userId,
@@ -509,19 +263,14 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
         return
       }
       if (attempt.ok) {
-        await tx
-          .update(notifications)
-          .set({
-            status: 'sent',
-            attempts,
-            sentAt: now,
-            lastError: null,
-            updatedAt: now,
-            ...(row.channel === 'whatsapp'
-              ? { providerMessageId: outcome?.id ?? null, deliveryStatus: 'accepted' }
-              : {}),
-          })
-          .where(eq(notifications.id, row.id))
+        await repo.updateNotification(tx, row.id, {
+          status: 'sent',
+          attempts,
+          sentAt: now,
+          lastError: null,
+          updatedAt: now,
+          ...(row.channel === 'whatsapp' ? { providerMessageId: outcome?.id ?? null, deliveryStatus: 'accepted' } : {}),
+        })
         if (row.channel === 'whatsapp')
           await recordOutbound(tx, {
             userId: row.userId,
@@ -537,16 +286,13 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
         return
       }
       const failed = attempts >= maxNotificationAttempts
-      await tx
-        .update(notifications)
-        .set({
-          status: failed ? 'failed' : 'pending',
-          attempts,
-          lastError: attempt.error,
-          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
-          updatedAt: now,
-        })
-        .where(eq(notifications.id, row.id))
+      await repo.updateNotification(tx, row.id, {
+        status: failed ? 'failed' : 'pending',
+        attempts,
+        lastError: attempt.error,
+        nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+        updatedAt: now,
+      })
       deps.log.warn(
         { notificationId: row.id, kind: row.kind, channel: row.channel, attempts, error: attempt.error },
         failed ? 'notification failed for good' : 'notification failed; retrying later',
@@ -557,30 +303,7 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
 
 /** The e-mail of the same event (dedupe key `<kind>:<ref>:email`); a no-op when it exists, as it usually does. */
 async function ensureEmailFallback(tx: Tx, row: NotificationRow, now: Date): Promise<void> {
-  const [profile] = await tx
-    .select({ email: profiles.email })
-    .from(profiles)
-    .where(eq(profiles.id, row.userId))
-    .limit(1)
-  if (!profile || isErasedEmail(profile.email)) return
-  await tx
-    .insert(notifications)
-    .values({
-      id: randomUUID(),
-      dedupeKey: row.dedupeKey.replace(/:whatsapp$/, ':email'),
-      kind: row.kind,
-      channel: 'email',
-      userId: row.userId,
-      subscriptionId: row.subscriptionId,
-      paymentId: row.paymentId,
-      recipient: profile.email,
-      subject: row.body.split('\n')[0]?.replaceAll('*', '').trim() || 'Aviso da sua assinatura',
-      body: row.body,
-      html: null,
-      status: 'pending',
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: notifications.dedupeKey })
+  const email = await repo.profileEmail(tx, row.userId)
+  if (email === null || isErasedEmail(email)) return
+  await repo.insertEmailTwin(tx, row, email, now)
 }

@@ -1,16 +1,24 @@
 // What happens to PIX subscriptions when time passes: scheduled cancellations, overdue renewals, unpaid first
 // invoices. Card subscriptions are left to Stripe (its webhooks keep them in sync).
-import { and, asc, eq, inArray, lte, not, notInArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, lte, not, notInArray, type SQL, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
-import { audit, systemActor } from '../audit/audit'
+import { audit, auditMany, systemActor } from '../audit/audit'
 import { type CancelReason, overdueGraceDays } from './notification-templates'
-import { enqueue, renderCanceled, renderOverdue } from './notifications.service'
-import { claimCursor, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
+import { renderCanceledMany, renderOverdueMany } from './notifications.render'
+import { enqueueMany } from './notifications.service'
+import { claimCursor, eachRow, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
 import type { SubscriptionRow } from '../../db/schema/billing'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import { automaticoHoldsCycle } from '../pix-automatico/automatico-renewals'
+import {
+  cancelSubscriptions,
+  claimPixSubscriptions,
+  lockPaymentsOf,
+  setSubscriptionStatus,
+  voidOpenPaymentsOf,
+} from './lifecycle.repo'
 
 type SubscriptionStatus = SubscriptionRow['status']
 
@@ -26,71 +34,64 @@ function snapshot(s: SubscriptionRow) {
   }
 }
 
-/** One PIX subscription in the given statuses matching `where`, locked; others' locked rows are skipped. */
-function claimPix(statuses: SubscriptionStatus[], where: ReturnType<typeof and>) {
+/** Batches of PIX subscriptions in the given statuses matching `where`, locked; others' locked rows are skipped. */
+function claimPix(statuses: SubscriptionStatus[], where: SQL | undefined) {
   const cursor = claimCursor()
-  return async (tx: Executor, seen: string[]) => {
-    const [row] = await tx
-      .select()
-      .from(subscriptions)
-      .where(
-        and(
-          eq(subscriptions.billingMethod, 'pix'),
-          inArray(subscriptions.status, statuses),
-          where,
-          cursor.from(),
-          notInArray(subscriptions.id, seen),
-        ),
-      )
-      .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
-      .limit(1)
-      .for('update', { skipLocked: true })
-    return cursor.moved(row)
-  }
+  return async (tx: Executor, seen: string[], limit: number) =>
+    cursor.moved(await claimPixSubscriptions(tx, statuses, where, cursor.from(), seen, limit))
 }
 
 /**
- * The subscription's payments, locked. Null when one of them is locked by someone else: the admin confirmation
- * locks the payment before the subscription (we lock the other way round), so waiting here could deadlock; we
- * give way instead and the next tick sees the outcome.
+ * Cancels locked subscriptions (each at its canceledAt), voids their open invoices, audits each, and enqueues the
+ * notifications: one statement each for the batch. A subscription with a payment someone else holds is left out:
+ * the admin confirmation locks the payment before the subscription (we lock the other way round), so waiting here
+ * could deadlock; we give way instead and the next tick sees the outcome. Answers the ids canceled.
  */
-async function lockPaymentsOrGiveWay(tx: Tx, subscriptionId: string) {
-  const all = await tx.select({ id: payments.id }).from(payments).where(eq(payments.subscriptionId, subscriptionId))
-  const locked = await tx
-    .select({ id: payments.id, status: payments.status, dueDate: payments.dueDate })
-    .from(payments)
-    .where(eq(payments.subscriptionId, subscriptionId))
-    .for('update', { skipLocked: true })
-  return locked.length === all.length ? locked : null
-}
-
-/** Cancels a locked subscription, voids its open invoices, audits, and enqueues the notification. */
 async function cancel(
   tx: Tx,
   deps: LifecycleDeps,
   now: Date,
-  subscription: SubscriptionRow,
-  canceledAt: Date,
+  items: { subscription: SubscriptionRow; canceledAt: Date }[],
   reason: Exclude<CancelReason, 'other'>,
-): Promise<boolean> {
-  if (!(await lockPaymentsOrGiveWay(tx, subscription.id))) return false
-  const [updated] = await tx
-    .update(subscriptions)
-    .set({ status: 'canceled', canceledAt, updatedAt: now })
-    .where(eq(subscriptions.id, subscription.id))
-    .returning()
-  const voided = await tx
-    .update(payments)
-    .set({ status: 'void', updatedAt: now })
-    .where(and(eq(payments.subscriptionId, subscription.id), inArray(payments.status, [...openPaymentStatuses])))
-    .returning({ id: payments.id })
-  await audit(tx, actor, `subscription.canceled_${reason}`, 'subscription', subscription.id, {
-    before: snapshot(subscription),
-    after: { ...(updated ? snapshot(updated) : {}), voidedPaymentIds: voided.map((p) => p.id), by: 'billing' },
-  })
-  const rendered = await renderCanceled(tx, deps, subscription.id, reason)
-  if (rendered) await enqueue(tx, now, rendered)
-  return true
+): Promise<string[]> {
+  if (items.length === 0) return []
+  const held = await lockPaymentsOf(
+    tx,
+    items.map((i) => i.subscription.id),
+  )
+  const mine = items.filter((i) => held.has(i.subscription.id))
+  if (mine.length === 0) return []
+  const ids = mine.map((i) => i.subscription.id)
+  const updated = new Map(
+    (
+      await cancelSubscriptions(
+        tx,
+        mine.map((i) => ({ id: i.subscription.id, canceledAt: i.canceledAt })),
+        now,
+      )
+    ).map((s) => [s.id, s]),
+  )
+  const voided = await voidOpenPaymentsOf(tx, ids, [...openPaymentStatuses], now)
+  await auditMany(
+    tx,
+    actor,
+    mine.map(({ subscription }) => {
+      const after = updated.get(subscription.id)
+      return {
+        action: `subscription.canceled_${reason}`,
+        entity: 'subscription',
+        entityId: subscription.id,
+        before: snapshot(subscription),
+        after: {
+          ...(after ? snapshot(after) : {}),
+          voidedPaymentIds: voided.filter((p) => p.subscriptionId === subscription.id).map((p) => p.id),
+          by: 'billing',
+        },
+      }
+    }),
+  )
+  await enqueueMany(tx, now, await renderCanceledMany(tx, deps, ids, reason))
+  return ids
 }
 
 /** cancel_at_period_end subscriptions become canceled when their period ends. */
@@ -102,7 +103,14 @@ export async function endScheduledCancellations(deps: LifecycleDeps, now: Date):
       ['active', 'trialing', 'past_due'],
       and(eq(subscriptions.cancelAtPeriodEnd, true), lte(subscriptions.currentPeriodEnd, now)),
     ),
-    (tx, subscription) => cancel(tx, deps, now, subscription, subscription.currentPeriodEnd, 'period_end'),
+    (tx, batch) =>
+      cancel(
+        tx,
+        deps,
+        now,
+        batch.map((subscription) => ({ subscription, canceledAt: subscription.currentPeriodEnd })),
+        'period_end',
+      ),
   )
   return { processed }
 }
@@ -123,19 +131,25 @@ export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassR
         not(automaticoHoldsCycle(now)),
       ),
     ),
-    async (tx, subscription) => {
-      const [updated] = await tx
-        .update(subscriptions)
-        .set({ status: 'past_due', updatedAt: now })
-        .where(eq(subscriptions.id, subscription.id))
-        .returning()
-      await audit(tx, actor, 'subscription.past_due', 'subscription', subscription.id, {
-        before: snapshot(subscription),
-        after: { ...(updated ? snapshot(updated) : {}), by: 'billing' },
-      })
-      const rendered = await renderOverdue(tx, deps, subscription.id)
-      if (rendered) await enqueue(tx, now, rendered)
-      return true
+    async (tx, batch) => {
+      const ids = batch.map((s) => s.id)
+      const updated = new Map((await setSubscriptionStatus(tx, ids, 'past_due', now)).map((s) => [s.id, s]))
+      await auditMany(
+        tx,
+        actor,
+        batch.map((subscription) => {
+          const after = updated.get(subscription.id)
+          return {
+            action: 'subscription.past_due',
+            entity: 'subscription',
+            entityId: subscription.id,
+            before: snapshot(subscription),
+            after: { ...(after ? snapshot(after) : {}), by: 'billing' },
+          }
+        }),
+      )
+      await enqueueMany(tx, now, await renderOverdueMany(tx, deps, ids))
+      return ids
     },
   )
   return { processed }
@@ -150,8 +164,17 @@ export async function cancelOverdue(deps: LifecycleDeps, now: Date): Promise<Pas
       ['past_due'],
       and(lte(subscriptions.currentPeriodEnd, addDays(now, -overdueGraceDays)), not(automaticoHoldsCycle(now))),
     ),
-    (tx, subscription) =>
-      cancel(tx, deps, now, subscription, addDays(subscription.currentPeriodEnd, overdueGraceDays), 'overdue'),
+    (tx, batch) =>
+      cancel(
+        tx,
+        deps,
+        now,
+        batch.map((subscription) => ({
+          subscription,
+          canceledAt: addDays(subscription.currentPeriodEnd, overdueGraceDays),
+        })),
+        'overdue',
+      ),
   )
   return { processed }
 }
@@ -172,17 +195,17 @@ export async function cancelExpiredFirstInvoices(deps: LifecycleDeps, now: Date)
     deps,
     'expired_first_invoices',
     claimPix(['pending_pix'], and(expired, sql`not ${stillPayable}`)),
-    async (tx, subscription) => {
+    eachRow(async (tx, subscription) => {
       // Re-read under the locks: an admin confirmation may have committed after our claim's snapshot.
-      const rows = await lockPaymentsOrGiveWay(tx, subscription.id)
+      const rows = (await lockPaymentsOf(tx, [subscription.id])).get(subscription.id)
       if (!rows) return false
       const open = (p: { status: string }) => p.status === 'pending' || p.status === 'pending_pix'
       const payable = rows.some((p) => p.status === 'paid' || p.status === 'review' || (open(p) && p.dueDate > now))
       const lapsed = rows.filter((p) => open(p) && p.dueDate <= now)
       if (payable || lapsed.length === 0) return false
       const expiredAt = new Date(Math.max(...lapsed.map((p) => p.dueDate.getTime())))
-      return cancel(tx, deps, now, subscription, expiredAt, 'expired')
-    },
+      return (await cancel(tx, deps, now, [{ subscription, canceledAt: expiredAt }], 'expired')).length > 0
+    }),
   )
   return { processed }
 }
@@ -201,18 +224,16 @@ export async function voidLapsedUpgradeInvoices(deps: LifecycleDeps, now: Date):
   const processed = await forEachClaimed(
     deps,
     'lapsed_upgrade_invoices',
-    async (tx, seen) => {
-      const [row] = await tx
+    (tx, seen, limit) =>
+      tx
         .select()
         .from(subscriptions)
         .where(and(sql`exists (select 1 from ${payments} where ${lapsedUpgrade})`, notInArray(subscriptions.id, seen)))
         .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
-        .limit(1)
-        .for('update', { skipLocked: true })
-      return row
-    },
-    async (tx, subscription) => {
-      if (!(await lockPaymentsOrGiveWay(tx, subscription.id))) return false
+        .limit(limit)
+        .for('update', { skipLocked: true }),
+    eachRow(async (tx, subscription) => {
+      if (!(await lockPaymentsOf(tx, [subscription.id])).has(subscription.id)) return false
       const voided = await tx
         .update(payments)
         .set({ status: 'void', updatedAt: now })
@@ -237,7 +258,7 @@ export async function voidLapsedUpgradeInvoices(deps: LifecycleDeps, now: Date):
         })
       }
       return voided.length > 0
-    },
+    }),
   )
   return { processed }
 }

@@ -12,7 +12,7 @@ import { platformEvents, subscriptionsProvisionedState } from '../../db/schema/l
 import { plans } from '../../db/schema/plans'
 import { audit, systemActor } from '../audit/audit'
 import { detectionWindowDays } from './notifications.service'
-import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
+import { eachRow, forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
 import type { PlatformEventRow } from '../../db/schema/lifecycle'
 import { loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
 
@@ -97,8 +97,8 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
   const processed = await forEachClaimed(
     deps,
     'platform_events',
-    async (tx, seen) => {
-      const [row] = await tx
+    async (tx, seen, limit) =>
+      tx
         .select({ id: subscriptions.id })
         .from(subscriptions)
         .innerJoin(plans, eq(plans.id, subscriptions.planId))
@@ -111,11 +111,9 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
           ),
         )
         .orderBy(asc(subscriptions.updatedAt), asc(subscriptions.id))
-        .limit(1)
-        .for('update', { of: subscriptions, skipLocked: true })
-      return row
-    },
-    async (tx, { id }) => {
+        .limit(limit)
+        .for('update', { of: subscriptions, skipLocked: true }),
+    eachRow(async (tx, { id }) => {
       const row = await loadSubscriptionWithPlanAndProfile(tx, id)
       if (!row) return false
       const { subscription, plan, profile } = row
@@ -171,7 +169,7 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
         after: { eventId, type, status, planId: plan.id, by: 'billing' },
       })
       return true
-    },
+    }),
   )
   return { processed }
 }

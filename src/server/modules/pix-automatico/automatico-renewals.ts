@@ -36,7 +36,7 @@ import {
   pixAutomaticoNoticeMessage,
 } from '../lifecycle/notification-templates'
 import { enqueue } from '../lifecycle/notifications.service'
-import { forEachClaimed, type PassResult } from '../lifecycle/pass-runner'
+import { eachRow, forEachClaimed, type PassResult } from '../lifecycle/pass-runner'
 import {
   type AutomaticoDeps,
   attemptsOf,
@@ -101,8 +101,8 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
   const processed = await forEachClaimed(
     deps,
     'pix_automatico_renewals',
-    async (tx, seen) => {
-      const [row] = await tx
+    async (tx, seen, limit) =>
+      tx
         .select()
         .from(subscriptions)
         .where(
@@ -118,11 +118,9 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
           ),
         )
         .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
-        .limit(1)
-        .for('update', { skipLocked: true })
-      return row
-    },
-    async (tx, subscription) => {
+        .limit(limit)
+        .for('update', { skipLocked: true }),
+    eachRow(async (tx, subscription) => {
       const [rec] = await tx
         .select()
         .from(pixRecurrences)
@@ -190,7 +188,7 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
       })
       await notifyNotice(tx, deps, now, subscription.id, invoice.id, rec.amountCents, due)
       return true
-    },
+    }),
   )
   await sendPendingCharges(deps, now)
   return { processed }

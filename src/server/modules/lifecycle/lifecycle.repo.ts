@@ -1,0 +1,169 @@
+// The lifecycle passes' queries (claims and the set-based statements a batch is handled with). Queries only, taking
+// a `db` or `tx`; the rules and the transactions are in the passes' services (renewals, period-end, notifications).
+import { and, asc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Executor, Tx } from '../../db/client'
+import { profiles } from '../../db/schema/auth'
+import { type PaymentRow, payments, type SubscriptionRow, subscriptions } from '../../db/schema/billing'
+import { plans } from '../../db/schema/plans'
+
+type SubscriptionStatus = SubscriptionRow['status']
+
+/**
+ * Up to `limit` PIX subscriptions in the given statuses matching `where`, from the cursor on, in (period end, id)
+ * order, locked FOR UPDATE; rows another transaction holds are skipped, and so are the `seen` ones.
+ */
+export function claimPixSubscriptions(
+  tx: Executor,
+  statuses: SubscriptionStatus[],
+  where: SQL | undefined,
+  from: SQL | undefined,
+  seen: string[],
+  limit: number,
+): Promise<SubscriptionRow[]> {
+  return tx
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.billingMethod, 'pix'),
+        inArray(subscriptions.status, statuses),
+        where,
+        from,
+        seen.length ? notInArray(subscriptions.id, seen) : undefined,
+      ),
+    )
+    .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
+    .limit(limit)
+    .for('update', { skipLocked: true })
+}
+
+/**
+ * No renewal invoice (any status) for the subscription's current period end. A scalar subquery, not `not exists`:
+ * the planner estimates that anti-join at one row (period end and subscription look independent to it) and, for a
+ * batch, hashes every renewal payment (5 s per claim at 1 M payments) instead of probing payments_renewal_due_idx
+ * for the candidates it walks in index order.
+ */
+export const noRenewalYet = sql`(select ${payments.id} from ${payments}
+    where ${payments.subscriptionId} = ${subscriptions.id}
+      and ${payments.type} = 'renewal'
+      and ${payments.dueDate} = ${subscriptions.currentPeriodEnd} limit 1) is null`
+
+export async function plansByIds(tx: Executor, ids: string[]) {
+  const rows = await tx
+    .select()
+    .from(plans)
+    .where(inArray(plans.id, [...new Set(ids)]))
+  return new Map(rows.map((p) => [p.id, p]))
+}
+
+const targetPlans = alias(plans, 'target_plans')
+
+/** Invoices with their subscription, plan, upgrade target plan and profile (loadPaymentWithPlansAndProfile, many). */
+export function paymentsWithPlansAndProfile(tx: Executor, paymentIds: string[]) {
+  return tx
+    .select({ payment: payments, subscription: subscriptions, plan: plans, targetPlan: targetPlans, profile: profiles })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
+    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
+    .where(inArray(payments.id, paymentIds))
+    .orderBy(asc(payments.id))
+}
+
+/** Subscriptions with their plan and profile (loadSubscriptionWithPlanAndProfile, many). */
+export function subscriptionsWithPlanAndProfile(tx: Executor, subscriptionIds: string[]) {
+  return tx
+    .select({ subscription: subscriptions, plan: plans, profile: profiles })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
+    .where(inArray(subscriptions.id, subscriptionIds))
+    .orderBy(asc(subscriptions.id))
+}
+
+/** Each subscription's pending_pix invoice due first (the one an 'overdue' message shows). */
+export async function oldestPendingPixInvoices(tx: Executor, subscriptionIds: string[]) {
+  const rows = await tx
+    .select()
+    .from(payments)
+    .where(and(inArray(payments.subscriptionId, subscriptionIds), eq(payments.status, 'pending_pix')))
+    .orderBy(asc(payments.subscriptionId), asc(payments.dueDate))
+  const first = new Map<string, PaymentRow>()
+  for (const row of rows) if (!first.has(row.subscriptionId)) first.set(row.subscriptionId, row)
+  return first
+}
+
+/**
+ * Locks the payments of the given subscriptions (FOR UPDATE SKIP LOCKED) and answers, per subscription whose
+ * payments are all locked now, those payments; a subscription with a payment someone else holds is left out.
+ */
+export async function lockPaymentsOf(tx: Tx, subscriptionIds: string[]) {
+  const all = await tx
+    .select({ id: payments.id, subscriptionId: payments.subscriptionId })
+    .from(payments)
+    .where(inArray(payments.subscriptionId, subscriptionIds))
+  const locked = await tx
+    .select({
+      id: payments.id,
+      subscriptionId: payments.subscriptionId,
+      status: payments.status,
+      dueDate: payments.dueDate,
+    })
+    .from(payments)
+    .where(inArray(payments.subscriptionId, subscriptionIds))
+    .for('update', { skipLocked: true })
+  const held = new Map<string, typeof locked>(subscriptionIds.map((id) => [id, []]))
+  for (const p of locked) held.get(p.subscriptionId)?.push(p)
+  const total = new Map<string, number>()
+  for (const p of all) total.set(p.subscriptionId, (total.get(p.subscriptionId) ?? 0) + 1)
+  for (const [id, rows] of held) if (rows.length !== (total.get(id) ?? 0)) held.delete(id)
+  return held
+}
+
+/** Sets the status of the given subscriptions (updated_at = now); answers the rows as they are now. */
+export function setSubscriptionStatus(
+  tx: Tx,
+  ids: string[],
+  status: SubscriptionStatus,
+  now: Date,
+): Promise<SubscriptionRow[]> {
+  return tx.update(subscriptions).set({ status, updatedAt: now }).where(inArray(subscriptions.id, ids)).returning()
+}
+
+/** Cancels the given subscriptions, each at its own canceled_at; answers the rows as they are now. */
+export function cancelSubscriptions(
+  tx: Tx,
+  items: { id: string; canceledAt: Date }[],
+  now: Date,
+): Promise<SubscriptionRow[]> {
+  const at = sql.join(
+    items.map((i) => sql`when ${i.id} then ${i.canceledAt.toISOString()}::timestamptz`),
+    sql` `,
+  )
+  return tx
+    .update(subscriptions)
+    .set({ status: 'canceled', canceledAt: sql`case ${subscriptions.id} ${at} end`, updatedAt: now })
+    .where(
+      inArray(
+        subscriptions.id,
+        items.map((i) => i.id),
+      ),
+    )
+    .returning()
+}
+
+/** Voids the open invoices of the given subscriptions; answers which. */
+export function voidOpenPaymentsOf(
+  tx: Tx,
+  subscriptionIds: string[],
+  openStatuses: PaymentRow['status'][],
+  now: Date,
+): Promise<{ id: string; subscriptionId: string }[]> {
+  return tx
+    .update(payments)
+    .set({ status: 'void', updatedAt: now })
+    .where(and(inArray(payments.subscriptionId, subscriptionIds), inArray(payments.status, openStatuses)))
+    .returning({ id: payments.id, subscriptionId: payments.subscriptionId })
+}
