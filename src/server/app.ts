@@ -279,6 +279,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         webRoot,
         siteConfig: publicSiteConfig(config),
         plans: () => listPlans(app.ctx.db),
+        session: (request, reply) => app.loadUser(request, reply),
         log: app.log,
       })
     : null

@@ -1,4 +1,4 @@
-import { StrictMode, useEffect } from 'react'
+import { StrictMode, startTransition, useEffect } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
 import { ApiError } from '@/web/lib/api'
@@ -73,7 +73,11 @@ async function start() {
       // Its chunk is preloaded by the page's <link rel="modulepreload">: hydrate once it is here, in one pass.
       await preloadPage(window.location.pathname).catch(() => undefined)
       listening = true
-      hydrateRoot(container, app())
+      // Hydrating in a transition lets React yield to the browser every few milliseconds instead of one long task
+      // (Lighthouse's TBT). An event on a part not hydrated yet makes React finish hydrating at once, then handles it.
+      startTransition(() => {
+        hydrateRoot(container, app())
+      })
     } else {
       listening = true
       createRoot(container).render(app())

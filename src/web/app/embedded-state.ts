@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import type { SessionUser } from '@/domain/contracts/auth'
 import type { Plan } from '@/domain/contracts/plans'
 import type { SiteConfig } from '@/domain/contracts/site'
 import { sessionQuery } from '@/web/lib/session'
@@ -9,13 +10,15 @@ import { siteConfigQuery } from '@/web/lib/site-config'
  * What the server puts in the page next to the prerendered HTML (src/server/modules/site/prerender.ts), so the
  * first render in the browser matches it without asking the API: the site configuration, the plans on sale (on
  * /plans), and `session: null` when the request carried no session cookie (a new visitor: signed out for sure).
+ * The dashboard's shell also carries the session's user as `GET /api/auth/session` would answer it (null when the
+ * cookie is no longer valid), so the dashboard renders without waiting for that round trip.
  */
 export type EmbeddedState = {
   /** true: #root holds the server's HTML of this page, to hydrate; false: an empty shell (dashboard). */
   prerendered: boolean
   siteConfig: SiteConfig
   plans?: Plan[]
-  session?: null
+  session?: SessionUser | null
 }
 
 export const embeddedStateId = 'app-state'
@@ -41,5 +44,5 @@ export function readEmbeddedState(): EmbeddedState | null {
 export function seedQueryClient(queryClient: QueryClient, state: EmbeddedState): void {
   queryClient.setQueryData(siteConfigQuery().queryKey, state.siteConfig)
   if (state.plans) queryClient.setQueryData(publicPlansQuery().queryKey, state.plans)
-  if (state.session === null) queryClient.setQueryData(sessionQuery().queryKey, null)
+  if (state.session !== undefined) queryClient.setQueryData(sessionQuery().queryKey, state.session)
 }

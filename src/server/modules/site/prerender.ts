@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify'
+import type { SessionUser } from '../../../domain/contracts/auth'
 import type { Plan } from '../../../domain/contracts/plans'
 import type { SiteConfig } from '../../../domain/contracts/site'
 import type { EmbeddedState } from '../../../web/app/embedded-state'
@@ -24,6 +25,11 @@ export type PrerenderOptions = {
   siteConfig: SiteConfig
   /** The plans on sale, read on each request of /plans (the page shows them in its HTML). */
   plans: () => Promise<Plan[]>
+  /**
+   * The request's signed-in user, as `GET /api/auth/session` answers it: embedded in the dashboard's shell so the
+   * dashboard does not wait for that request. Absent: the browser asks the API.
+   */
+  session?: (request: FastifyRequest, reply: FastifyReply) => Promise<SessionUser | null>
   log: FastifyBaseLogger
 }
 
@@ -68,9 +74,10 @@ export function createPrerenderer(options: PrerenderOptions) {
   }
   const cache = new Map<string, { plansKey: string; body: string }>()
 
-  /** The chunks a lazy route module needs that the entry does not preload already. */
-  const preloadsFor = (routeModule: string | undefined): string => {
-    if (!routeModule || !manifest[routeModule]) return ''
+  /** The chunks lazy route modules need that the entry does not preload already. */
+  const preloadsFor = (...routeModules: (string | undefined)[]): string => {
+    const modules = routeModules.filter((m): m is string => !!m && !!manifest[m])
+    if (modules.length === 0) return ''
     const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry)
     const seen = new Set<string>()
     const walk = (key: string, into: string[]) => {
@@ -82,7 +89,7 @@ export function createPrerenderer(options: PrerenderOptions) {
     const entryChunks: string[] = []
     if (entryKey) walk(entryKey, entryChunks)
     const routeChunks: string[] = []
-    walk(routeModule, routeChunks)
+    for (const routeModule of modules) walk(routeModule, routeChunks)
     return routeChunks
       .flatMap((key) => [
         `<link rel="modulepreload" crossorigin href="/${manifest[key]!.file}">`,
@@ -117,6 +124,44 @@ export function createPrerenderer(options: PrerenderOptions) {
     )
   }
 
+  /**
+   * The dashboard's shell: its route chunk preloaded (and, for an admin on /dashboard, the business overview's), and
+   * the session's user embedded, so the dashboard renders as soon as its code is here, without a round trip for the
+   * session first. The page then carries personal data: never stored by the browser.
+   */
+  const dashboardShell = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    server: EntryServer,
+    state: EmbeddedState,
+    pathname: string,
+  ): Promise<string> => {
+    let full = state
+    if (state.session === undefined && options.session) {
+      try {
+        full = { ...state, session: await options.session(request, reply) }
+        reply.header('cache-control', 'no-store')
+      } catch (error) {
+        // The browser asks the API then (and shows its error).
+        request.log.warn({ err: error }, 'dashboard shell: could not read the session')
+      }
+    }
+    const adminHome = pathname.replace(/\/$/, '') === '/dashboard' && full.session?.isAdmin
+    // The business overview's one request starts with the page instead of after its code (api.ts fetches it with
+    // the same URL and credentials, so the browser uses this response).
+    const insights = adminHome ? '<link rel="preload" as="fetch" crossorigin href="/api/admin/insights">' : ''
+    return page(
+      server,
+      full,
+      null,
+      insights +
+        preloadsFor(
+          server.routeModuleFor(pathname),
+          adminHome ? 'features/admin/insights/admin-home-page.tsx' : undefined,
+        ),
+    )
+  }
+
   return {
     /** Warms the server build up (so the first visitor does not wait for it). */
     load: loadEntry,
@@ -133,7 +178,8 @@ export function createPrerenderer(options: PrerenderOptions) {
         siteConfig: options.siteConfig,
         ...(anonymous ? { session: null } : {}),
       }
-      if (kind === 'dashboard' || !server) return reply.send(page(server, state, null, ''))
+      if (!server) return reply.send(page(server, state, null, ''))
+      if (kind === 'dashboard') return reply.send(await dashboardShell(request, reply, server, state, pathname))
       try {
         const plans = pathname === '/plans' ? await options.plans() : undefined
         const plansKey = plans ? JSON.stringify(plans) : ''
