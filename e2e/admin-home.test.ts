@@ -222,6 +222,20 @@ describe('admin home', () => {
     expect(rows.map((r) => [r[1], r[3], r[5], r[6], r[7]])).toEqual([
       ['Davi Pendente', 'Básico', 'Aguardando PIX', 'PIX', '99,00'],
     ])
+
+    // 'PIX × Cartão': PIX opens exactly the paying PIX subscriptions it counts.
+    await page.goto(`${server.url}/dashboard`)
+    await page.getByRole('link', { name: /^PIX: 2 / }).click()
+    await page.waitForURL((url) => url.pathname === '/dashboard/admin-subscriptions')
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ status: 'paying', method: 'pix' })
+    await page.getByRole('row').filter({ hasText: 'Ana Histórico' }).waitFor()
+    await page.getByRole('row').filter({ hasText: 'Carla Histórico' }).waitFor()
+    expect(
+      await page
+        .getByRole('row')
+        .filter({ hasText: /Bruno Histórico|Davi Pendente/ })
+        .count(),
+    ).toBe(0)
     await context.close()
   })
 

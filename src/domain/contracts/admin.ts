@@ -45,6 +45,7 @@ export const adminSubscriptionsQuerySchema = listQuerySchema.extend({
   cancel: z.enum(['scheduled'], { error: 'Filtro de cancelamento inválido: use scheduled.' }).optional(),
   periodEnd: z
     .string()
+    .max(7, 'Mês de fim do período inválido: use AAAA-MM (por exemplo 2026-03).')
     .regex(monthPattern, 'Mês de fim do período inválido: use AAAA-MM (por exemplo 2026-03).')
     .optional(),
 })

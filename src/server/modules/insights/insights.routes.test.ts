@@ -383,7 +383,8 @@ describe('admin home (GET /api/admin/insights)', () => {
     const before = await read()
     clock.set('2026-07-20T15:20:00.000Z')
     await db.update(plans).set({ priceCents: 12_900, updatedAt: clock.now() }).where(eq(plans.id, 'plan_basic'))
-    await runBillingTickFree(depsOf(t), '2026-07-20T15:20:00.000Z')
+    // The next tick after the change (a refresh counts what is effective before its instant).
+    await runBillingTickFree(depsOf(t), '2026-07-20T15:21:00.000Z')
     const after = await read()
     expect(after.months.slice(0, 11)).toEqual(before.months.slice(0, 11))
     const july = before.months[11] as InsightsMonth
