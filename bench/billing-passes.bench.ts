@@ -68,10 +68,16 @@ async function preparedCopy(url: string): Promise<{ url: string; subscriptions: 
   await client.connect()
   try {
     await applyMissingMigrations(client)
+    // The load seed wrote periods with SQL's microseconds; the app writes milliseconds (a JS Date), and the renewal
+    // invoice's due date is the period end read into one: at microseconds it never equals the period end again, so
+    // every run would issue the renewal again (and the claim would meet the same subscriptions over and over).
     await client.query(
-      `update subscriptions set billing_method = 'pix', cancel_at_period_end = false,
-         status = case when status = 'trialing' then 'active' else status end
-       where status in ('active', 'trialing')`,
+      `update subscriptions set
+         current_period_start = date_trunc('milliseconds', current_period_start),
+         current_period_end = date_trunc('milliseconds', current_period_end),
+         billing_method = case when status in ('active', 'trialing') then 'pix' else billing_method end,
+         cancel_at_period_end = case when status in ('active', 'trialing') then false else cancel_at_period_end end,
+         status = case when status = 'trialing' then 'active' else status end`,
     )
     await client.query('vacuum analyze subscriptions')
     const { rows } = await client.query<{ n: number }>('select count(*)::int as n from subscriptions')
