@@ -160,12 +160,15 @@ export async function refreshInsightsMonth(db: Executor, now: Date, month: strin
 }
 
 /**
- * Runs the refresh with 32 MB for sorts and hashes (the default 4 MB spills a month's paid invoices, sorted for the
+ * Runs the refresh with 32 MB for sorts and hashes and a 10-minute statement bound (the default 4 MB spills a month's paid invoices, sorted for the
  * percentiles, to disk), for this transaction only.
  */
 async function withSortMemory<T>(db: Executor, run: (tx: Executor) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local work_mem = '32MB'`)
+    // A rebuild from empty over a large history can outlast DATABASE_STATEMENT_TIMEOUT_MS (a guard for requests);
+    // this background statement gets its own, longer bound.
+    await tx.execute(sql`set local statement_timeout = '10min'`)
     return run(tx)
   })
 }
