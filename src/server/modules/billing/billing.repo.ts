@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -102,9 +102,9 @@ export async function lockUserCheckout(tx: Tx, userId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`checkout:${userId}`}))`)
 }
 
-/** The user's still open PIX checkout of this plan: a pending_pix subscription with its open 'new' invoice. */
-export async function findOpenPixCheckout(tx: Tx, userId: string, planId: string) {
-  const [row] = await tx
+/** The newest pending_pix subscription of the user on this plan with its 'new' invoice, narrowed by `conditions`. */
+async function latestCheckout(db: Executor, userId: string, planId: string, ...conditions: SQL[]) {
+  const [row] = await db
     .select({ subscription: subscriptions, payment: payments })
     .from(subscriptions)
     .innerJoin(payments, eq(payments.subscriptionId, subscriptions.id))
@@ -114,13 +114,29 @@ export async function findOpenPixCheckout(tx: Tx, userId: string, planId: string
         eq(subscriptions.planId, planId),
         eq(subscriptions.status, 'pending_pix'),
         eq(payments.type, 'new'),
-        eq(payments.status, 'pending_pix'),
-        eq(payments.paymentMethod, 'pix'),
+        ...conditions,
       ),
     )
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(1)
   return row ?? null
+}
+
+/** The user's still open PIX checkout of this plan: a pending_pix subscription with its open 'new' invoice. */
+export function findOpenPixCheckout(tx: Tx, userId: string, planId: string) {
+  return latestCheckout(tx, userId, planId, eq(payments.status, 'pending_pix'), eq(payments.paymentMethod, 'pix'))
+}
+
+/** The user's open first invoice of a pending_pix subscription of this plan (what a new card checkout must pay). */
+export async function findOpenFirstInvoice(db: Executor, userId: string, planId: string): Promise<string | null> {
+  const row = await latestCheckout(
+    db,
+    userId,
+    planId,
+    eq(subscriptions.billingMethod, 'pix'),
+    inArray(payments.status, [...openPaymentStatuses]),
+  )
+  return row?.payment.id ?? null
 }
 
 export async function insertSubscription(tx: Tx, values: NewSubscriptionRow): Promise<SubscriptionRow> {

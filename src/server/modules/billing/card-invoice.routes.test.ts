@@ -3,7 +3,6 @@
 // database diff (the user's subscriptions and payments before and after).
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray } from 'drizzle-orm'
-import Stripe from 'stripe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { PixCheckoutResult } from '../../../domain/contracts/billing'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -14,18 +13,19 @@ import { createUser, post, type TestUser } from '../../test/users'
 import { depsOf } from '../lifecycle/lifecycle-fixtures'
 import { createRenewalInvoices } from '../lifecycle/renewals.service'
 import { type FakeStripe, startFakeStripe } from '../stripe/fake-stripe-server'
+import { sendStripeEvent, stripeEnv, stripeEvent as event } from '../stripe/stripe-fixtures'
 import { activate, configurePix, seedPlans } from './test-fixtures'
 
-const webhookSecret = 'whsec_test'
 const now = '2026-03-10T12:00:00.000Z'
 
 let fake: FakeStripe
 let t: TestApp
+const sendEvent = (body: unknown, signature?: string) => sendStripeEvent(t.app, body, signature)
 
 beforeAll(async () => {
   fake = await startFakeStripe()
   t = await createTestApp({
-    env: { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: fake.url },
+    env: stripeEnv(fake),
   })
   await seedPlans(t.database.db)
   await configurePix(t.database.db)
@@ -61,23 +61,6 @@ async function snapshot(userId: string) {
         .orderBy(asc(payments.createdAt), asc(payments.id))
     : []
   return { subs, pays }
-}
-
-function sendEvent(body: unknown) {
-  const payload = JSON.stringify(body)
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/stripe',
-    payload,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
-    },
-  })
-}
-
-function event(type: string, created: number, object: unknown, id = `evt_${randomUUID()}`) {
-  return { id, object: 'event', type, created, livemode: false, api_version: '2026-10-28.endive', data: { object } }
 }
 
 async function pixCheckout(user: TestUser, planId: string) {

@@ -10,14 +10,13 @@
 //   the payment intent) and applies what a PIX confirmation applies (renewal extends the period, upgrade switches).
 // - Only the invoice's owner may start it (anyone else: 404); an invoice that is no longer open is refused with 409
 //   'invoice_not_open'. Calls to the provider happen outside database transactions.
-import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import { DomainError } from '../../../domain/errors'
-import { payments, subscriptions } from '../../db/schema/billing'
-import type { Executor } from '../../db/client'
 import { toPlan } from '../plans/plans.service'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import { findUserPayment, findUserSubscription } from './billing.repo'
+
+export { findOpenFirstInvoice } from './billing.repo'
 import type { BillingDeps } from './billing.service'
 
 const sessionBucketMs = 10 * 60 * 1000
@@ -30,27 +29,6 @@ async function provider<T>(deps: BillingDeps, what: string, call: () => Promise<
     deps.log?.warn({ err: error }, `card provider failed: ${what}`)
     throw new DomainError('card_provider_error', undefined, { cause: error })
   }
-}
-
-/** The user's open first invoice of a pending_pix subscription of this plan (what a new card checkout must pay). */
-export async function findOpenFirstInvoice(db: Executor, userId: string, planId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ paymentId: payments.id })
-    .from(subscriptions)
-    .innerJoin(payments, eq(payments.subscriptionId, subscriptions.id))
-    .where(
-      and(
-        eq(subscriptions.userId, userId),
-        eq(subscriptions.planId, planId),
-        eq(subscriptions.status, 'pending_pix'),
-        eq(subscriptions.billingMethod, 'pix'),
-        eq(payments.type, 'new'),
-        inArray(payments.status, [...openPaymentStatuses]),
-      ),
-    )
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(1)
-  return row?.paymentId ?? null
 }
 
 /** POST /api/payments/:id/card-checkout: where the browser goes to pay this open invoice by card. */

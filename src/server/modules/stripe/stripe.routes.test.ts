@@ -10,12 +10,13 @@ import { createTestApp, type TestApp } from '../../test/test-app'
 import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, post, type TestUser } from '../../test/users'
 import { type FakeStripe, startFakeStripe } from './fake-stripe-server'
+import { sendStripeEvent, stripeEnv, stripeEvent as event, webhookSecret } from './stripe-fixtures'
 
-const webhookSecret = 'whsec_test'
 const day = 86_400
 
 let fake: FakeStripe
 let t: TestApp
+const sendEvent = (body: unknown, signature?: string) => sendStripeEvent(t.app, body, signature)
 let ana: TestUser
 let bruno: TestUser
 let t0: number // the test clock's "now", in Stripe's seconds
@@ -23,7 +24,7 @@ let t0: number // the test clock's "now", in Stripe's seconds
 beforeAll(async () => {
   fake = await startFakeStripe()
   t = await createTestApp({
-    env: { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: fake.url },
+    env: stripeEnv(fake),
   })
   await t.database.db.insert(plans).values([
     { id: 'plan_basic', name: 'Básico', priceCents: 9900 },
@@ -124,23 +125,6 @@ function checkoutSessionObject(o: { subscription: string; user: TestUser; planId
     subscription: o.subscription,
     metadata: { userId: o.user.id, planId: o.planId },
   }
-}
-
-function event(type: string, created: number, object: unknown, id = `evt_${randomUUID()}`) {
-  return { id, object: 'event', type, created, livemode: false, api_version: '2026-10-28.endive', data: { object } }
-}
-
-function sendEvent(body: unknown, signature?: string) {
-  const payload = JSON.stringify(body)
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/stripe',
-    payload,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'stripe-signature': signature ?? Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
-    },
-  })
 }
 
 async function subscriptionRow(stripeSubscriptionId: string) {
