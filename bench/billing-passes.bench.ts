@@ -29,7 +29,7 @@ function withDatabase(url: string, name: string): string {
 
 /**
  * Applies to the copy the migrations the load database lacks (drizzle's migrator skips a migration numbered below the
- * last one applied, e.g. 0020 merged after 0021), so the passes run against the current schema.
+ * last one applied, as a branch numbered below main's newest would be), so the passes run against the current schema.
  */
 async function applyMissingMigrations(client: pg.Client): Promise<void> {
   const folder = new URL('../src/server/db/migrations/', import.meta.url)
