@@ -5,10 +5,10 @@
 //   milliseconds (hundreds on a busy machine) in libuv's thread pool, which also compresses responses and reads
 //   files: without a bound, 200 sign-ins at once take every thread and every core, and every other request waits
 //   behind them (seen in bench/load.bench.ts: GET /api/plans at 15 s);
-// - the others wait in line, first come first served; when the line is longer than `maxWaitMs` of work, the call
-//   fails at once with 503 `service_unavailable` (Retry-After: 5, http/problem.ts), and a caller still in line
-//   after `maxWaitMs` (the estimate was wrong: a busy machine) leaves it with the same 503, instead of a sign-in
-//   that would time out anyway;
+// - the others wait in line, first come first served; when `maxWaiting` are already waiting (about 2.5 s of work on
+//   an idle machine at ~80 ms a hash), the call fails at once with 503 `service_unavailable` (Retry-After: 5,
+//   http/problem.ts) instead of a sign-in that would time out anyway. The bound is a count, not a time: a burst of
+//   sign-ins on a slow or busy machine waits longer but is not refused;
 // - the comparison is constant-time (timingSafeEqual), where the default compares strings.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { availableParallelism } from 'node:os'
@@ -21,8 +21,8 @@ const maxmem = 128 * scryptParams.N * scryptParams.r * 2
 export const passwordHashing = {
   /** Half the cores, at least 1 and at most 2 (libuv's pool has 4 threads: 2 stay free for zlib and files). */
   concurrency: Math.max(1, Math.min(2, Math.floor(availableParallelism() / 2))),
-  /** A caller that would wait longer than this for its turn is answered 503 (at once, or when the time is up). */
-  maxWaitMs: 5_000,
+  /** Callers waiting for their turn beyond which a new one is answered 503 at once. */
+  maxWaiting: 32,
 }
 
 function deriveKey(password: string, salt: string): Promise<Buffer> {
@@ -37,53 +37,36 @@ function deriveKey(password: string, salt: string): Promise<Buffer> {
   })
 }
 
-/** The line of hashes: `concurrency` at a time, the rest in order, refused past `maxWaitMs` of expected wait. */
+/** The line of hashes: `concurrency` at a time, the rest in order, refused when `maxWaiting` already wait. */
 class HashQueue {
   private running = 0
-  private readonly waiting: { start: () => void; timer: NodeJS.Timeout }[] = []
-  /** A moving average of one hash's duration, for the expected wait (starts pessimistic). */
-  private averageMs = 200
+  private readonly waiting: (() => void)[] = []
 
   constructor(private readonly limits: typeof passwordHashing) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.limits.concurrency) {
-      const expectedWaitMs = ((this.waiting.length + 1) / this.limits.concurrency) * this.averageMs
-      if (expectedWaitMs > this.limits.maxWaitMs) throw new DomainError('service_unavailable')
-      await new Promise<void>((resolve, reject) => {
-        const entry = {
-          start: () => {
-            clearTimeout(entry.timer)
-            resolve()
-          },
-          timer: setTimeout(() => {
-            this.waiting.splice(this.waiting.indexOf(entry), 1)
-            reject(new DomainError('service_unavailable'))
-          }, this.limits.maxWaitMs),
-        }
-        this.waiting.push(entry)
-      })
+      if (this.waiting.length >= this.limits.maxWaiting) throw new DomainError('service_unavailable')
+      await new Promise<void>((resolve) => this.waiting.push(resolve))
     } else this.running++
-    const started = performance.now()
     try {
       return await work()
     } finally {
-      this.averageMs = this.averageMs * 0.8 + (performance.now() - started) * 0.2
       const next = this.waiting.shift()
       // The slot passes straight to the next in line (running stays the same), or is given back.
-      if (next) next.start()
+      if (next) next()
       else this.running--
     }
   }
 
   get stats() {
-    return { running: this.running, waiting: this.waiting.length, averageMs: this.averageMs }
+    return { running: this.running, waiting: this.waiting.length }
   }
 }
 
 const queue = new HashQueue(passwordHashing)
 
-/** Numbers for tests and diagnostics: hashes running now, waiting, and the average duration. */
+/** Numbers for tests and diagnostics: hashes running now and waiting. */
 export function passwordHashingStats() {
   return queue.stats
 }
