@@ -1,6 +1,6 @@
 // Lighthouse's own diagnostics per page (bootup time, main-thread breakdown, long tasks, LCP element, request
 // chains), one run each, on the built app — to see what dominates before changing code. `npx tsx bench/web-diagnose.ts [/page …]`.
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
 import { startServer } from '../e2e/support/server'
@@ -24,6 +24,7 @@ const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 })
+mkdirSync('/tmp/webperf', { recursive: true })
 try {
   const res = await fetch(`${server.url}/api/auth/sign-in`, {
     method: 'POST',
