@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query'
 import { Plus } from 'lucide-react'
 import { useState } from 'react'
 import { subscriptionStatusBadge, subscriptionStatusLabel, subscriptionStatuses } from '@/domain/subscription-status'
-import { Badge } from '@/web/components/ui/badge'
 import { Button } from '@/web/components/ui/button'
 import { PageHeader } from '@/web/components/ui/page-header'
 import { formatBRL, formatDate } from '@/web/lib/format'
@@ -13,7 +12,8 @@ import { adminPlansQuery } from '@/web/features/admin/plans/api'
 import { ConfirmDialog } from '@/web/features/admin/shared/confirm-dialog'
 import type { Column } from '@/web/features/admin/shared/data-table'
 import { billingMethodLabel } from '@/web/features/admin/shared/labels'
-import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/shared/list-toolbar'
+import { customerColumn, StatusCell, TwoLines } from '@/web/features/admin/shared/list-columns'
+import { ListFilters } from '@/web/features/admin/shared/list-filters'
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
 import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
@@ -37,28 +37,16 @@ export function AdminSubscriptionsPage() {
   const cancel = useAdminCancelSubscription()
 
   const columns: Column<AdminSubscription>[] = [
-    {
-      id: 'customer',
-      header: 'Cliente',
-      className: 'whitespace-nowrap',
-      cell: (s) => (
-        <div className="flex flex-col">
-          <span className="font-medium">{s.customer.name}</span>
-          <span className="text-muted-foreground">{s.customer.email}</span>
-        </div>
-      ),
-    },
+    customerColumn(),
     {
       id: 'plan',
       header: 'Plano',
       className: 'whitespace-nowrap',
       cell: (s) => (
-        <div className="flex flex-col">
-          <span>{s.plan.name}</span>
-          <span className="text-muted-foreground">
-            {formatBRL(s.plan.priceCents)}/mês · {billingMethodLabel[s.billingMethod]}
-          </span>
-        </div>
+        <TwoLines
+          first={s.plan.name}
+          second={`${formatBRL(s.plan.priceCents)}/mês · ${billingMethodLabel[s.billingMethod]}`}
+        />
       ),
     },
     {
@@ -66,14 +54,15 @@ export function AdminSubscriptionsPage() {
       header: 'Status',
       sortKey: 'status',
       cell: (s) => (
-        <div className="flex flex-col items-start gap-1">
-          <Badge variant={subscriptionStatusBadge[s.status]} className="whitespace-nowrap">
-            {subscriptionStatusLabel[s.status]}
-          </Badge>
-          {s.cancelAtPeriodEnd && s.status !== 'canceled' ? (
-            <span className="text-xs text-muted-foreground">Cancela no fim do período</span>
-          ) : null}
-        </div>
+        <StatusCell
+          variant={subscriptionStatusBadge[s.status]}
+          label={subscriptionStatusLabel[s.status]}
+          note={
+            s.cancelAtPeriodEnd && s.status !== 'canceled' ? (
+              <span className="text-xs text-muted-foreground">Cancela no fim do período</span>
+            ) : null
+          }
+        />
       ),
     },
     {
@@ -82,12 +71,7 @@ export function AdminSubscriptionsPage() {
       sortKey: 'current_period_end',
       firstDir: 'desc',
       className: 'whitespace-nowrap',
-      cell: (s) => (
-        <div className="flex flex-col">
-          <span>{formatDate(s.currentPeriodStart)}</span>
-          <span className="text-muted-foreground">a {formatDate(s.currentPeriodEnd)}</span>
-        </div>
-      ),
+      cell: (s) => <TwoLines first={formatDate(s.currentPeriodStart)} second={`a ${formatDate(s.currentPeriodEnd)}`} />,
     },
     {
       id: 'actions',
@@ -139,21 +123,18 @@ export function AdminSubscriptionsPage() {
           </>
         }
       />
-      <ListToolbar>
-        <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome ou e-mail do cliente" />
-        <FilterSelect
-          label="Status"
-          value={params.filters.status}
-          onChange={(v) => list.setFilter('status', v)}
-          options={subscriptionStatuses.map((s) => ({ value: s, label: subscriptionStatusLabel[s] }))}
-        />
-        <FilterSelect
-          label="Plano"
-          value={params.filters.planId}
-          onChange={(v) => list.setFilter('planId', v)}
-          options={(plans.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-        />
-      </ListToolbar>
+      <ListFilters
+        list={list}
+        searchPlaceholder="Nome ou e-mail do cliente"
+        filters={[
+          {
+            key: 'status',
+            label: 'Status',
+            options: subscriptionStatuses.map((s) => ({ value: s, label: subscriptionStatusLabel[s] })),
+          },
+          { key: 'planId', label: 'Plano', options: (plans.data ?? []).map((p) => ({ value: p.id, label: p.name })) },
+        ]}
+      />
       <PagedTable
         list={list}
         query={query}
