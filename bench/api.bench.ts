@@ -6,12 +6,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { createHmac, randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { freePort } from '../src/server/test/free-port'
 import { printTargets, residentMb, type TargetRow } from './targets'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -19,18 +19,6 @@ export const apiTargets = { ratio: 0.8, p99Ms: 25, rssMb: 250, startMs: 3000 }
 const connections = 64
 const seconds = Number(process.env.BENCH_API_SECONDS ?? 8)
 const secret = randomBytes(32).toString('hex')
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
 
 export async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs

@@ -14,7 +14,8 @@ import { buildApp } from '../src/server/app'
 import { loadConfig } from '../src/server/config'
 import { connectPostgres } from '../src/server/db/client'
 import { detectionPasses, runPasses } from '../src/server/modules/lifecycle/lifecycle.service'
-import { benchSession, buildServer, freePort, productionEnv, startApp, stop, waitFor } from './api.bench'
+import { freePort } from '../src/server/test/free-port'
+import { benchSession, buildServer, productionEnv, startApp, stop, waitFor } from './api.bench'
 import { printTargets, type TargetRow } from './targets'
 
 export const passTargets = { seconds: 60, customerP99Ms: 100 }

@@ -1,93 +1,41 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parsePixBrCode } from '../src/domain/pix'
-import { expectAccessible, launchBrowser, screenshot, toast, viewports } from './support/browser'
-import { verifyEmailLink, waitForOutbox, whatsappCode } from './support/outbox'
-import { type RunningServer, startServer } from './support/server'
+import { type Account, setupApp } from './support/app'
+import { screenshot, toast, viewports } from './support/browser'
+import { brl, button, checkAccessible, dismissToasts, expectToast as toastShown, field, textOf } from './support/page'
 
-let server: RunningServer
-let browser: Browser
+const admin = { email: 'admin@example.com', password: 'admin-senha-123' }
+const app = setupApp({ admin })
 let adminContext: BrowserContext
 let page: Page
 
-const admin = { email: 'admin@example.com', password: 'admin-senha-123' }
-type Account = { name: string; email: string; password: string; phone: string; context: BrowserContext }
-let paying: Account // PIX checkout, confirmed by the admin
-let reviewed: Account // PIX checkout, confirmed with the wrong amount
-let manual: Account // subscriptions created by the admin
+type Customer = Account & { context: BrowserContext }
+let paying: Customer // PIX checkout, confirmed by the admin
+let reviewed: Customer // PIX checkout, confirmed with the wrong amount
+let manual: Customer // subscriptions created by the admin
 
-const at = (path: string) => `${server.url}${path}`
-const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true })
-const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true })
 const dialog = () => page.getByRole('dialog')
 const row = (text: string) => page.getByRole('row').filter({ hasText: text })
-/** Intl writes a no-break space after 'R$'. */
-const brl = (text: string) => new RegExp(text.replace('R$ ', 'R\\$\\s').replace('.', '\\.'))
-
-/** The text as rendered (what people read), whitespace collapsed to plain spaces. */
-async function textOf(locator: Locator) {
-  // biome-ignore lint/performance/useDomNodeTextContent: layout-aware text separates table cells and list items
-  return (await locator.innerText()).replace(/\s+/g, ' ').trim()
-}
+const open = (path: string, heading: string) => app.open(page, path, heading)
+const post = (context: BrowserContext, path: string, data: unknown) => app.post(context, path, data)
 
 /** Waits for the toast, then closes every toast so the next action's toast cannot be mistaken for it. */
 async function expectToast(title: string, description?: string | RegExp) {
-  const found = toast(page, title).first()
-  await found.waitFor({ state: 'visible' })
-  if (description !== undefined) {
-    const text = await textOf(found)
-    if (typeof description === 'string') expect(text).toContain(description)
-    else expect(text).toMatch(description)
-  }
+  await toastShown(page, title, description)
   await dismissToasts(page)
-}
-
-/** Closes the toasts (behind an open modal dialog they cannot be clicked: then they time out, 5 s). */
-async function dismissToasts(target: Page) {
-  for (const close of await target.locator('[data-sonner-toast] [data-close-button]').all()) {
-    await close.click({ timeout: 2000 }).catch(() => undefined)
-  }
-  // A pointer resting on a toast pauses its timer.
-  await target.mouse.move(0, 0)
-  await target.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 })
 }
 
 async function dialogClosed() {
   await dialog().waitFor({ state: 'detached' })
 }
 
-async function post(context: BrowserContext, path: string, data: unknown) {
-  const response = await context.request.post(at(path), { data, headers: { origin: server.url } })
-  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300)
-  return response.json()
-}
-
-let phoneCounter = 0
-function uniquePhone(): string {
-  phoneCounter += 1
-  return `55859${String(Date.now() % 1e6).padStart(6, '0')}${String(phoneCounter).padStart(2, '0')}`.slice(0, 13)
-}
-
-/** A confirmed, signed-in customer made through the real API, in a browser context of its own. */
-async function createCustomer(name: string): Promise<Account> {
-  const context = await browser.newContext({ viewport: viewports.desktop, locale: 'pt-BR' })
-  const phone = uniquePhone()
-  const email = `cliente${phone}@example.com`
-  const password = 'senha-segura-123'
-  await post(context, '/api/whatsapp/send-code', { phone_number: phone })
-  const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: phone }, whatsappCode)
-  await post(context, '/api/whatsapp/verify-code', { phone_number: phone, code })
-  await post(context, '/api/auth/sign-up', {
-    name,
-    companyName: `Empresa ${name}`,
-    whatsappNumber: phone,
-    email,
-    password,
-  })
-  const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
-  await context.request.get(link, { maxRedirects: 0 })
-  await post(context, '/api/auth/sign-in', { email, password })
-  return { name, email, password, phone, context }
+/** A confirmed customer made through the real API, signed in in a browser context of its own. */
+async function createCustomer(name: string): Promise<Customer> {
+  const account = await app.createAccount({ name, companyName: `Empresa ${name}` })
+  const context = await app.newContext('desktop')
+  await app.signInByApi(context, account)
+  return { ...account, context }
 }
 
 /** Every admin screen: path, heading and the document title it sets. */
@@ -100,24 +48,8 @@ const screens = [
   { path: '/dashboard/settings', heading: 'Configurações', slug: 'settings' },
 ] as const
 
-async function open(path: string, heading: string) {
-  await page.goto(at(path))
-  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor()
-}
-
-/** The pointer away from buttons and the toasts gone (sonner's colours belong to the shared Toaster). */
-async function checkAccessible(target: Page) {
-  await target.mouse.move(0, 0)
-  await target.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 })
-  await expectAccessible(target)
-}
-
 beforeAll(async () => {
-  const env = { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }
-  // On a busy machine the first start can exceed startServer's 60 s (cold tsx cache); one retry, then fail.
-  server = await startServer(env).catch(() => startServer(env))
-  browser = await launchBrowser()
-  adminContext = await browser.newContext({ viewport: viewports.desktop, locale: 'pt-BR' })
+  adminContext = await app.newContext('desktop')
   page = await adminContext.newPage()
   paying = await createCustomer('Carla Pagante')
   reviewed = await createCustomer('Bruno Revisado')
@@ -125,17 +57,12 @@ beforeAll(async () => {
 }, 300_000)
 
 afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
+  await adminContext?.close()
 })
 
 describe('admin console', () => {
   it('signs the admin in through /login and offers every admin screen', async () => {
-    await page.goto(at('/login'))
-    await field(page, 'E-mail').fill(admin.email)
-    await field(page, 'Senha').fill(admin.password)
-    await button(page, 'Entrar').click()
-    await page.waitForURL((url) => url.pathname === '/dashboard')
+    await app.signIn(page, admin)
     for (const screen of screens) {
       await open(screen.path, screen.heading)
       expect(await page.title()).toContain(screen.heading)
@@ -183,8 +110,8 @@ describe('admin console', () => {
     await expectToast('Plano salvo com sucesso!')
     await row('plan_e2e').getByText('Equipe E2E Plus').waitFor()
 
-    const visitor = await browser.newPage({ viewport: viewports.desktop, locale: 'pt-BR' })
-    await visitor.goto(at('/plans'))
+    const visitor = await app.browser.newPage({ viewport: viewports.desktop, locale: 'pt-BR' })
+    await visitor.goto(app.at('/plans'))
     const card = visitor.getByRole('group', { name: 'Equipe E2E Plus' })
     await card.waitFor()
     const text = await textOf(card)
@@ -221,7 +148,7 @@ describe('admin console', () => {
     await expectToast('Plano salvo com sucesso!')
     await dialogClosed()
     await row('plan_basic').getByText('Inativo', { exact: true }).waitFor()
-    const publicPlans = await (await adminContext.request.get(at('/api/plans'))).json()
+    const publicPlans = await (await adminContext.request.get(app.at('/api/plans'))).json()
     expect(publicPlans.map((p: { id: string }) => p.id)).not.toContain('plan_basic')
 
     // Back on sale for the rest of the journey.
@@ -414,12 +341,12 @@ describe('admin console', () => {
     expect(await field(page, 'Cidade do beneficiário').inputValue()).toBe('Fortaleza')
 
     await page.getByText('create-checkout-session', { exact: true }).waitFor()
-    expect(await field(page, 'Endpoint do webhook').inputValue()).toBe(at('/api/webhooks/stripe'))
+    expect(await field(page, 'Endpoint do webhook').inputValue()).toBe(app.at('/api/webhooks/stripe'))
     await page.getByText('checkout.session.completed', { exact: true }).waitFor()
   })
 
   it('keeps search, filters, sort and page in the URL (a reload keeps them)', async () => {
-    await page.goto(at('/dashboard/users?pageSize=2'))
+    await page.goto(app.at('/dashboard/users?pageSize=2'))
     await page.getByText('Página 1 de 2').waitFor()
     await button(page, 'Próxima').click()
     await page.getByText('Página 2 de 2').waitFor()
@@ -452,7 +379,7 @@ describe('admin console', () => {
     await page.getByText('Página 1 de 2').waitFor()
     expect(await field(page, 'Buscar').inputValue()).toBe('')
 
-    await page.goto(at('/dashboard/admin-payments?status=paid'))
+    await page.goto(app.at('/dashboard/admin-payments?status=paid'))
     await row(paying.email).waitFor()
     expect(await row(reviewed.email).count()).toBe(0)
     expect(await field(page, 'Status').inputValue()).toBe('paid')
@@ -461,7 +388,7 @@ describe('admin console', () => {
   it('sends a regular user away from every admin screen with "Acesso negado"', async () => {
     const customerPage = await paying.context.newPage()
     for (const screen of screens) {
-      await customerPage.goto(at(screen.path))
+      await customerPage.goto(app.at(screen.path))
       await customerPage.waitForURL((url) => url.pathname === '/dashboard')
       await toast(customerPage, 'Acesso negado').first().waitFor()
       expect(await textOf(toast(customerPage, 'Acesso negado').first())).toContain(
@@ -475,10 +402,10 @@ describe('admin console', () => {
   it('renders every admin screen accessibly at 375 and 1280 px', async () => {
     const state = await adminContext.storageState()
     for (const [size, viewport] of Object.entries(viewports)) {
-      const context = await browser.newContext({ viewport, locale: 'pt-BR', storageState: state })
+      const context = await app.browser.newContext({ viewport, locale: 'pt-BR', storageState: state })
       const target = await context.newPage()
       for (const screen of screens) {
-        await target.goto(at(screen.path))
+        await target.goto(app.at(screen.path))
         await target.getByRole('heading', { level: 1, name: screen.heading, exact: true }).waitFor()
         await target
           .getByRole('status')
@@ -491,7 +418,7 @@ describe('admin console', () => {
         const overflow = await target.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
         expect(overflow, `${screen.path} at ${size}`).toBeLessThanOrEqual(0)
       }
-      await target.goto(at('/dashboard/admin-subscriptions'))
+      await target.goto(app.at('/dashboard/admin-subscriptions'))
       await button(target, 'Nova assinatura').click()
       await target.getByRole('dialog').waitFor()
       await screenshot(target, `admin-subscription-dialog-${size}`)

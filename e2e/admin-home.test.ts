@@ -8,8 +8,10 @@ import { connectPglite } from '../src/server/db/client'
 import { subscriptions } from '../src/server/db/schema/billing'
 import { seedPlans } from '../src/server/modules/billing/test-fixtures'
 import { insertCustomer, insertPayment, insertSubscription } from '../src/server/modules/lifecycle/lifecycle-fixtures'
-import { expectAccessible, launchBrowser, screenshot, viewports } from './support/browser'
-import { type RunningServer, startServer } from './support/server'
+import { parseCsv } from '../src/server/test/csv'
+import { setupApp } from './support/app'
+import { expectAccessible, screenshot, viewports } from './support/browser'
+import type { RunningServer } from './support/server'
 
 // The admin home against a seeded history, relative to today's month M (the server runs on the real clock):
 //   Ana   plan_pro      R$ 199,00  active since M−3 (PIX, paid)
@@ -23,57 +25,15 @@ let server: RunningServer
 let browser: Browser
 let dataDir: string
 const admin = { email: 'admin@example.com', password: 'admin-senha-123' }
-const monthNames = [
-  'janeiro',
-  'fevereiro',
-  'março',
-  'abril',
-  'maio',
-  'junho',
-  'julho',
-  'agosto',
-  'setembro',
-  'outubro',
-  'novembro',
-  'dezembro',
-]
 
 /** Day `day` of the month `offset` months from now (São Paulo), 15:00 UTC. */
 function dayOf(offset: number, day: number): Date {
   const local = new Date(Date.now() - 3 * 3_600_000)
   return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + offset, day, 15))
 }
+/** 'março de 2026': the month as the charts' tables name it. */
 function monthLabel(offset: number): string {
-  const d = dayOf(offset, 1)
-  return `${monthNames[d.getUTCMonth()]} de ${d.getUTCFullYear()}`
-}
-
-function parseCsv(text: string): string[][] {
-  const out: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ';') {
-      row.push(field)
-      field = ''
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field)
-      out.push(row)
-      row = []
-      field = ''
-      i++
-    } else field += c
-  }
-  return out
+  return new Intl.DateTimeFormat('pt-BR', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(dayOf(offset, 1))
 }
 
 async function seedHistory(dir: string) {
@@ -129,13 +89,7 @@ async function seedHistory(dir: string) {
   await database.close()
 }
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/login`)
-  await page.getByLabel('E-mail', { exact: true }).fill(admin.email)
-  await page.getByLabel('Senha', { exact: true }).fill(admin.password)
-  await page.getByRole('button', { name: 'Entrar', exact: true }).click()
-  await page.waitForURL((url) => url.pathname === '/dashboard')
-}
+const signIn = (page: Page) => app.signIn(page, admin)
 
 /** The cells of the sr-only table row of a chart for one month. */
 async function tableRow(page: Page, chart: string, month: string): Promise<string[]> {
@@ -144,19 +98,23 @@ async function tableRow(page: Page, chart: string, month: string): Promise<strin
   return (await row.locator('td').allTextContents()).map((c) => c.replace(/\s+/g, ' ').trim())
 }
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'billing-e2e-home-'))
-  await seedHistory(dataDir)
-  // No billing tick: the seeded history is all there is (the page computes its months on first read).
-  const env = { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, DATA_DIR: dataDir, RUN_JOBS: 'false' }
-  server = await startServer(env).catch(() => startServer(env))
-  browser = await launchBrowser()
-}, 300_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
+// Registered before setupApp, so it runs after the server has stopped (after-hooks run in reverse).
+afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true })
+})
+
+// No billing tick: the seeded history is all there is (the page computes its months on first read).
+const app = setupApp({
+  admin,
+  env: async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'billing-e2e-home-'))
+    await seedHistory(dataDir)
+    return { DATA_DIR: dataDir, RUN_JOBS: 'false' }
+  },
+})
+
+beforeAll(() => {
+  ;({ server, browser } = app)
 })
 
 describe('admin home', () => {

@@ -1,44 +1,19 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectAccessible, launchBrowser, newPage, screenshot, toast } from './support/browser'
-import { resetPasswordLink, verifyEmailLink, waitForOutbox, whatsappCode } from './support/outbox'
-import { type RunningServer, startServer } from './support/server'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { setupApp } from './support/app'
+import { expectAccessible, screenshot, toast } from './support/browser'
+import { resetPasswordLink, verifyEmailLink, waitForOutbox } from './support/outbox'
+import { button, expectPath, expectToast, field, submitLogin } from './support/page'
 
-let server: RunningServer
 const admin = { email: 'admin@example.com', password: 'senha-do-admin-1' }
-let browser: Browser
-
-beforeAll(async () => {
-  server = await startServer({ ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password })
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-const at = (path: string) => `${server.url}${path}`
-
-/** Waits for the toast with this title (and description, when given). */
-async function expectToast(page: Page, title: string, description?: string) {
-  const found = description ? toast(page, title).filter({ hasText: description }) : toast(page, title)
-  await found.first().waitFor({ state: 'visible' })
-}
-
-async function expectPath(page: Page, pathAndQuery: string) {
-  await page.waitForURL((url) => `${url.pathname}${url.search}` === pathAndQuery)
-}
-
-const field = (page: Page, label: string) => page.getByLabel(label, { exact: true })
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
+const app = setupApp({ admin })
 
 /** Verifies a WhatsApp number, reading the code from the dev outbox like a phone would. */
 async function verifyNumber(page: Page, phone: string, atCodeStep?: () => Promise<void>) {
   await field(page, 'WhatsApp').fill(phone)
   await button(page, 'Enviar código').click()
   await expectToast(page, 'Código enviado! Verifique seu WhatsApp.')
-  const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: phone }, whatsappCode)
+  const code = await app.whatsappCode(phone)
   const codeInput = field(page, 'Código de verificação')
   expect(await codeInput.getAttribute('inputmode')).toBe('numeric')
   await atCodeStep?.()
@@ -52,17 +27,11 @@ async function verifyNumber(page: Page, phone: string, atCodeStep?: () => Promis
   await page.getByText('Número verificado', { exact: true }).waitFor()
 }
 
-async function logIn(page: Page, email: string, password: string) {
-  await field(page, 'E-mail').fill(email)
-  await field(page, 'Senha').fill(password)
-  await button(page, 'Entrar').click()
-}
-
 for (const viewport of ['mobile', 'desktop'] as const) {
   describe(`account pages on ${viewport}`, () => {
     it('sends an anonymous visitor of /dashboard to /login with the warning', async () => {
-      const page = await newPage(browser, viewport)
-      await page.goto(at('/dashboard'))
+      const page = await app.newPage(viewport)
+      await page.goto(app.at('/dashboard'))
       await expectPath(page, '/login?next=%2Fdashboard')
       await expectToast(page, 'Acesso não autorizado', 'Você precisa estar logado para acessar esta página')
       await field(page, 'E-mail').waitFor()
@@ -71,7 +40,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       await page.getByRole('link', { name: 'Esqueci minha senha' }).waitFor()
       await page.getByRole('link', { name: 'Criar conta' }).waitFor()
       // Checked without the guard's toast: sonner's own error colours are the toaster's business, not this page's.
-      await page.goto(at('/login'))
+      await page.goto(app.at('/login'))
       await field(page, 'E-mail').waitFor()
       await expectAccessible(page)
       await screenshot(page, `login-${viewport}`)
@@ -79,14 +48,14 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     })
 
     it('checks the number and the verification before sending anything', async () => {
-      const page = await newPage(browser, viewport)
+      const page = await app.newPage(viewport)
       const signUps: string[] = []
       page.on('request', (request) => {
         if (request.url().includes('/api/auth/sign-up') || request.url().includes('/api/whatsapp/')) {
           signUps.push(request.url())
         }
       })
-      await page.goto(at('/signup'))
+      await page.goto(app.at('/signup'))
       await page.waitForFunction(() => document.title.startsWith('Criar conta'))
       // The fields in the order of the UI contract.
       const labels = await page.locator('form label').allTextContents()
@@ -131,12 +100,12 @@ describe('the sign-up journey', () => {
   }
 
   it('signs up with a verified WhatsApp, confirms the e-mail, enters and leaves (desktop)', async () => {
-    const page = await newPage(browser, 'desktop')
-    await page.goto(at('/signup'))
+    const page = await app.newPage('desktop')
+    await page.goto(app.at('/signup'))
     await field(page, 'WhatsApp').fill(ana.phone)
     await button(page, 'Enviar código').click()
     await expectToast(page, 'Código enviado! Verifique seu WhatsApp.')
-    const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: ana.phone }, whatsappCode)
+    const code = await app.whatsappCode(ana.phone)
     const wrong = code === '000000' ? '111111' : '000000'
     await field(page, 'Código de verificação').fill(wrong)
     await button(page, 'Verificar').click()
@@ -164,12 +133,12 @@ describe('the sign-up journey', () => {
     await button(page, 'Reenviar e-mail de confirmação').click()
     await expectToast(page, 'E-mail de confirmação reenviado.')
 
-    const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: ana.email }, verifyEmailLink)
+    const link = await waitForOutbox(app.server.outboxPath, { channel: 'email', to: ana.email }, verifyEmailLink)
     await page.goto(link)
     await expectPath(page, '/login?verified=1')
     await page.getByText('E-mail confirmado! Agora você já pode entrar.').waitFor()
 
-    await logIn(page, ana.email, ana.password)
+    await submitLogin(page, { email: ana.email, password: ana.password })
     await expectPath(page, '/dashboard')
     await page.getByRole('complementary').getByText(ana.email).waitFor()
     await page.getByRole('link', { name: 'Visão geral' }).waitFor()
@@ -180,9 +149,9 @@ describe('the sign-up journey', () => {
     await screenshot(page, 'dashboard-desktop')
 
     // Signed in, the account pages send the person to the dashboard.
-    await page.goto(at('/signup'))
+    await page.goto(app.at('/signup'))
     await expectPath(page, '/dashboard')
-    await page.goto(at('/login'))
+    await page.goto(app.at('/login'))
     await expectPath(page, '/dashboard')
 
     await button(page, 'Sair').click()
@@ -191,14 +160,14 @@ describe('the sign-up journey', () => {
     await page.getByRole('link', { name: 'Fazer Login' }).waitFor()
     await page.waitForTimeout(500)
     expect(await toast(page, 'Acesso não autorizado').count()).toBe(0)
-    await page.goto(at('/dashboard'))
+    await page.goto(app.at('/dashboard'))
     await expectPath(page, '/login?next=%2Fdashboard')
     await page.context().close()
   })
 
   it('explains a dead confirmation link and offers a new one', async () => {
-    const page = await newPage(browser, 'mobile')
-    await page.goto(at('/api/auth/verify-email?token=nao-vale'))
+    const page = await app.newPage('mobile')
+    await page.goto(app.at('/api/auth/verify-email?token=nao-vale'))
     await expectPath(page, '/login?verifyError=1')
     await page.getByText('O link de confirmação é inválido ou expirou.').waitFor()
     await button(page, 'Reenviar e-mail de confirmação').click()
@@ -210,8 +179,8 @@ describe('the sign-up journey', () => {
   })
 
   it('resets the password through the e-mailed link', async () => {
-    const page = await newPage(browser, 'desktop')
-    await page.goto(at('/reset-password'))
+    const page = await app.newPage('desktop')
+    await page.goto(app.at('/reset-password'))
     await page.getByText('O link é inválido ou expirou. Solicite um novo.').waitFor()
     await page.getByRole('link', { name: 'Solicitar novo link' }).click()
     await expectPath(page, '/forgot-password')
@@ -219,7 +188,7 @@ describe('the sign-up journey', () => {
     await field(page, 'E-mail').fill(ana.email)
     await button(page, 'Enviar link').click()
     await page.getByText('Se o e-mail estiver cadastrado, você receberá um link para redefinir sua senha.').waitFor()
-    const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: ana.email }, resetPasswordLink)
+    const link = await waitForOutbox(app.server.outboxPath, { channel: 'email', to: ana.email }, resetPasswordLink)
     await page.goto(link)
     await field(page, 'Nova senha').fill('curta')
     await button(page, 'Salvar nova senha').click()
@@ -229,19 +198,19 @@ describe('the sign-up journey', () => {
     await expectToast(page, 'Senha alterada! Entre com a nova senha.')
     await expectPath(page, '/login')
 
-    await logIn(page, ana.email, ana.password)
+    await submitLogin(page, { email: ana.email, password: ana.password })
     await expectToast(page, 'Erro no login', 'E-mail ou senha incorretos.')
     // A foreign `next` is ignored: the person lands on the dashboard.
-    await page.goto(at('/login?next=%2F%2Fevil.example'))
-    await logIn(page, ana.email, ana.newPassword)
+    await page.goto(app.at('/login?next=%2F%2Fevil.example'))
+    await submitLogin(page, { email: ana.email, password: ana.newPassword })
     await expectPath(page, '/dashboard')
     await page.getByRole('complementary').getByText(ana.email).waitFor()
     await page.context().close()
   })
 
   it('refuses a taken e-mail, then signs up, enters and leaves through the drawer (mobile)', async () => {
-    const page = await newPage(browser, 'mobile')
-    await page.goto(at('/signup'))
+    const page = await app.newPage('mobile')
+    await page.goto(app.at('/signup'))
     await field(page, 'Nome').fill('Caio Prado')
     await field(page, 'Empresa').fill('Prado Tech')
     await verifyNumber(page, '5511988887777')
@@ -269,10 +238,10 @@ describe('the sign-up journey', () => {
     await expectToast(page, 'Cadastro realizado! Verifique seu email para confirmar sua conta')
     await expectPath(page, '/login')
 
-    const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
+    const link = await waitForOutbox(app.server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
     await page.goto(link)
     await expectPath(page, '/login?verified=1')
-    await logIn(page, email, 'senha-do-caio-1')
+    await submitLogin(page, { email: email, password: 'senha-do-caio-1' })
     await expectPath(page, '/dashboard')
     await screenshot(page, 'dashboard-mobile')
 
@@ -293,9 +262,9 @@ describe('the sign-up journey', () => {
 
 describe('the dashboard of an admin', () => {
   it('shows the Administrador tag and the Administração menu', async () => {
-    const page = await newPage(browser, 'desktop')
-    await page.goto(at('/login'))
-    await logIn(page, admin.email, admin.password)
+    const page = await app.newPage('desktop')
+    await page.goto(app.at('/login'))
+    await submitLogin(page, { email: admin.email, password: admin.password })
     await expectPath(page, '/dashboard')
     const sidebar = page.getByRole('complementary')
     await sidebar.getByText(admin.email).waitFor()

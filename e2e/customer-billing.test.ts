@@ -1,125 +1,17 @@
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parsePixBrCode } from '../src/domain/pix'
-import { expectAccessible, launchBrowser, newPage, screenshot, toast } from './support/browser'
-import { verifyEmailLink, waitForOutbox, whatsappCode } from './support/outbox'
-import { type RunningServer, startServer } from './support/server'
+import { type Account, uniquePhone, setupApp } from './support/app'
+import { screenshot } from './support/browser'
+import { brl, button, checkAccessible, closeDialog, expectToast, field } from './support/page'
 
-let server: RunningServer
-let browser: Browser
-
-const admin = { email: 'admin@example.com', password: 'senha-admin-segura-1' }
-
-beforeAll(async () => {
-  // A busy machine (parallel builds and suites) can make the first start miss its 60 s: try again.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      server = await startServer({ ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password })
-      break
-    } catch (error) {
-      if (attempt === 3) throw error
-    }
-  }
-  browser = await launchBrowser()
-}, 300_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-const at = (path: string) => `${server.url}${path}`
-const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true })
-const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true })
-/** Intl writes a no-break space after 'R$'. */
-const brl = (text: string) => new RegExp(text.replace('R$ ', 'R\\$\\s').replace('.', '\\.'))
-
-async function expectToast(page: Page, title: string) {
-  await toast(page, title).first().waitFor({ state: 'visible' })
-}
-
-async function api(path: string, body: unknown, cookie?: string): Promise<Response> {
-  const response = await fetch(at(path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie } : {}) },
-    body: JSON.stringify(body),
-  })
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
-  return response
-}
-
-let phoneCounter = 0
-function uniquePhone(): string {
-  phoneCounter += 1
-  return `55859${String(Date.now() % 1e6).padStart(6, '0')}${String(phoneCounter).padStart(2, '0')}`.slice(0, 13)
-}
-
-/** A confirmed account made through the real API: WhatsApp code and e-mail link read from the dev outbox. */
-async function createAccount() {
-  const phone = uniquePhone()
-  const email = `cliente${phone}@example.com`
-  const password = 'senha-segura-123'
-  // The verification cookie send-code sets is what makes this one browser for verify-code and sign-up.
-  const sent = await api('/api/whatsapp/send-code', { phone_number: phone })
-  const browser = sent.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: phone }, whatsappCode)
-  await api('/api/whatsapp/verify-code', { phone_number: phone, code }, browser)
-  await api(
-    '/api/auth/sign-up',
-    { name: 'Ana Cliente', companyName: 'Loja da Ana', whatsappNumber: phone, email, password },
-    browser,
-  )
-  const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
-  await fetch(link, { redirect: 'manual' })
-  return { email, password, phone }
-}
-
-/** The admin's side of a PIX payment (their screens are tested elsewhere): confirmed through the API. */
-async function confirmPixAsAdmin(paymentId: string, amountCents: number, endToEndId: string) {
-  const signInResponse = await api('/api/auth/sign-in', admin)
-  const cookie = signInResponse.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  const response = await fetch(at(`/api/admin/payments/${paymentId}/confirm`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url, cookie },
-    body: JSON.stringify({ amount_received_cents: amountCents, end_to_end_id: endToEndId }),
-  })
-  expect(response.status, await response.clone().text()).toBe(200)
-}
+const app = setupApp({ admin: { email: 'admin@example.com', password: 'senha-admin-segura-1' } })
 
 /** The customer's own payments, read with the page's session cookie. */
 async function ownPayments(page: Page): Promise<Array<{ id: string; status: string; amountCents: number }>> {
-  const response = await page.request.get(at('/api/payments?pageSize=100'))
+  const response = await page.request.get(app.at('/api/payments?pageSize=100'))
   expect(response.status()).toBe(200)
   return (await response.json()).items
-}
-
-async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.goto(at('/login'))
-  await field(page, 'E-mail').fill(account.email)
-  await field(page, 'Senha').fill(account.password)
-  await button(page, 'Entrar').click()
-  await page.waitForURL((url) => url.pathname === '/dashboard')
-}
-
-/**
- * Before an axe run: the pointer away from buttons (hover colours are not what is checked) and the toasts gone
- * (sonner's rich colours are the shared Toaster's business, checked elsewhere).
- */
-async function checkAccessible(page: Page) {
-  await page.mouse.move(0, 0)
-  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 })
-  await expectAccessible(page)
-}
-
-async function closeDialog(page: Page) {
-  await page.keyboard.press('Escape')
-  await page.getByRole('dialog').waitFor({ state: 'detached' })
 }
 
 /** The subscription card whose heading is this plan's name (newest first, so the first one). */
@@ -129,13 +21,13 @@ const subscriptionCard = (page: Page, planName: string) =>
 const endToEndId = 'E00000000202601011200ABCDEFGHIJK'
 
 describe('customer billing journey', () => {
-  let account: { email: string; password: string; phone: string }
+  let account: Account
   let page: Page
 
   beforeAll(async () => {
-    account = await createAccount()
-    page = await newPage(browser, 'desktop')
-    await signIn(page, account)
+    account = await app.createAccount()
+    page = await app.newPage('desktop')
+    await app.signIn(page, account)
   })
 
   afterAll(async () => {
@@ -151,7 +43,7 @@ describe('customer billing journey', () => {
   })
 
   it('subscribes by PIX and shows a valid BR Code for the plan amount', async () => {
-    await page.goto(at('/dashboard/subscriptions'))
+    await page.goto(app.at('/dashboard/subscriptions'))
     await page.getByRole('button', { name: 'Assinar Básico' }).click()
     const methodDialog = page.getByRole('dialog')
     await methodDialog.getByRole('heading', { name: 'Assinar Básico' }).waitFor()
@@ -172,7 +64,7 @@ describe('customer billing journey', () => {
     await pixDialog.getByText('A ativação é manual e acontece em até 24 horas após o pagamento.').waitFor()
     await screenshot(page, 'billing-pix-dialog-desktop')
     await checkAccessible(page)
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url })
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url })
     await button(pixDialog, 'Copiar código').click()
     await expectToast(page, 'Código PIX copiado!')
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(brCode)
@@ -180,7 +72,7 @@ describe('customer billing journey', () => {
   })
 
   it('lists the PIX invoice as pending and the subscription as waiting for PIX', async () => {
-    await page.goto(at('/dashboard/payments'))
+    await page.goto(app.at('/dashboard/payments'))
     const invoice = page.getByRole('group', { name: 'Fatura Básico' })
     await invoice.waitFor()
     await invoice.getByText(brl('R$ 99,00')).first().waitFor()
@@ -192,7 +84,7 @@ describe('customer billing journey', () => {
     expect(parsePixBrCode(brCode).amountCents).toBe(9900)
     await closeDialog(page)
 
-    await page.goto(at('/dashboard/my-subscriptions'))
+    await page.goto(app.at('/dashboard/my-subscriptions'))
     const card = subscriptionCard(page, 'Básico')
     await card.getByText('Aguardando Pagamento PIX').waitFor()
     await card.getByText(brl('R$ 99,00/mês')).waitFor()
@@ -203,15 +95,15 @@ describe('customer billing journey', () => {
   it('shows the confirmed PIX payment as active with a printable receipt', async () => {
     const [pending] = (await ownPayments(page)).filter((p) => p.status === 'pending_pix')
     expect(pending?.amountCents).toBe(9900)
-    await confirmPixAsAdmin(pending!.id, 9900, endToEndId)
+    await app.confirmPixAsAdmin(pending!.id, 9900, endToEndId)
 
-    await page.goto(at('/dashboard/my-subscriptions'))
+    await page.goto(app.at('/dashboard/my-subscriptions'))
     const card = subscriptionCard(page, 'Básico')
     await card.getByText('Ativa', { exact: true }).waitFor()
     await button(card, 'Trocar Plano').waitFor()
     await button(card, 'Cancelar').waitFor()
 
-    await page.goto(at('/dashboard/payments'))
+    await page.goto(app.at('/dashboard/payments'))
     await page.getByText('Nenhuma fatura pendente.').waitFor()
     const history = page.getByRole('table', { name: 'Histórico de pagamentos' })
     const paidRow = history.getByRole('row').filter({ hasText: 'Pago' }).first()
@@ -228,7 +120,7 @@ describe('customer billing journey', () => {
   })
 
   it('upgrades a PIX subscription by paying only the prorated amount', async () => {
-    await page.goto(at('/dashboard/my-subscriptions'))
+    await page.goto(app.at('/dashboard/my-subscriptions'))
     await button(subscriptionCard(page, 'Básico'), 'Trocar Plano').click()
     const dialog = page.getByRole('dialog', { name: 'Trocar plano' })
     // Minutes into a one-month period, the differences (R$ 199,00 and R$ 399,00 − R$ 99,00) are still whole.
@@ -244,14 +136,14 @@ describe('customer billing journey', () => {
     expect(parsePixBrCode(brCode)).toMatchObject({ crcValid: true, amountCents: 10000 })
     await closeDialog(page)
 
-    await page.goto(at('/dashboard/payments'))
+    await page.goto(app.at('/dashboard/payments'))
     const invoice = page.getByRole('group', { name: 'Fatura Básico' })
     await invoice.getByText('Upgrade de plano para Profissional').waitFor()
     await invoice.getByText(brl('R$ 100,00')).waitFor()
   })
 
   it('cancels at the end of the period and shows the notice', async () => {
-    await page.goto(at('/dashboard/my-subscriptions'))
+    await page.goto(app.at('/dashboard/my-subscriptions'))
     const card = subscriptionCard(page, 'Básico')
     await button(card, 'Cancelar').click()
     await page.getByRole('dialog', { name: 'Cancelar assinatura?' }).waitFor()
@@ -263,13 +155,13 @@ describe('customer billing journey', () => {
     await card.getByText('Cancelamento agendado para o fim do período', { exact: false }).waitFor()
     expect(await button(card, 'Cancelar').count()).toBe(0)
 
-    await page.goto(at('/dashboard'))
+    await page.goto(app.at('/dashboard'))
     await page.getByText('Cancelamento agendado para o fim do período').waitFor()
     await page.getByText('Básico', { exact: true }).waitFor()
   })
 
   it('subscribes by card through the simulator: active, with a receipt, and upgradable', async () => {
-    await page.goto(at('/dashboard/subscriptions'))
+    await page.goto(app.at('/dashboard/subscriptions'))
     await page.getByRole('button', { name: 'Assinar Profissional' }).click()
     await button(page.getByRole('dialog'), 'Pagar com Cartão').click()
     await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/subscriptions'))
@@ -280,13 +172,13 @@ describe('customer billing journey', () => {
     await card.getByText('Ativa', { exact: true }).waitFor({ timeout: 30_000 })
     await card.getByText('Cartão de crédito (Stripe)').waitFor()
 
-    await page.goto(at('/dashboard/payments'))
+    await page.goto(app.at('/dashboard/payments'))
     const history = page.getByRole('table', { name: 'Histórico de pagamentos' })
     const paidRow = history.getByRole('row').filter({ hasText: 'R$' }).filter({ hasText: '199,00' }).first()
     await paidRow.getByText('Pago').waitFor()
     expect(await paidRow.getByRole('link', { name: /Ver recibo/ }).getAttribute('href')).toBeTruthy()
 
-    await page.goto(at('/dashboard/my-subscriptions'))
+    await page.goto(app.at('/dashboard/my-subscriptions'))
     await button(subscriptionCard(page, 'Profissional'), 'Trocar Plano').click()
     const dialog = page.getByRole('dialog', { name: 'Trocar plano' })
     await dialog.getByText(brl('Valor proporcional: R$ 200,00')).waitFor()
@@ -299,7 +191,7 @@ describe('customer billing journey', () => {
   })
 
   it('updates the profile and changes the WhatsApp number after verifying it', async () => {
-    await page.goto(at('/dashboard/account'))
+    await page.goto(app.at('/dashboard/account'))
     expect(await field(page, 'E-mail').inputValue()).toBe(account.email)
     expect(await field(page, 'E-mail').getAttribute('readonly')).not.toBeNull()
     expect(await field(page, 'WhatsApp').inputValue()).toBe(account.phone)
@@ -313,7 +205,7 @@ describe('customer billing journey', () => {
     const dialog = page.getByRole('dialog', { name: 'Alterar WhatsApp' })
     await field(dialog, 'Novo número de WhatsApp').fill(newPhone)
     await button(dialog, 'Enviar código').click()
-    const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: newPhone }, whatsappCode)
+    const code = await app.whatsappCode(newPhone)
     await field(dialog, 'Código de verificação').fill(code)
     await button(dialog, 'Verificar').click()
     await button(dialog, 'Salvar número').click()
@@ -323,7 +215,7 @@ describe('customer billing journey', () => {
   })
 
   it('starts the checkout chosen on the public plans page', async () => {
-    await page.goto(at('/plans'))
+    await page.goto(app.at('/plans'))
     await page.getByRole('button', { name: 'Assinar Básico' }).click()
     await button(page.getByRole('dialog'), 'Pagar com PIX').click()
     await page.waitForURL((url) => url.pathname === '/dashboard/subscriptions')
@@ -336,11 +228,11 @@ describe('customer billing journey', () => {
   })
 
   it("pays that open PIX invoice with 'Pagar com Cartão': the same subscription moves to card", async () => {
-    await page.goto(at('/dashboard/my-subscriptions'))
+    await page.goto(app.at('/dashboard/my-subscriptions'))
     await subscriptionCard(page, 'Básico').getByText('Aguardando Pagamento PIX').waitFor()
     const subscriptionsBefore = await page.getByRole('group', { name: 'Básico', exact: true }).count()
 
-    await page.goto(at('/dashboard/payments'))
+    await page.goto(app.at('/dashboard/payments'))
     const invoice = page.getByRole('group', { name: 'Fatura Básico' }).filter({ hasText: 'Nova assinatura' })
     await button(invoice, 'Pagar com Cartão').click()
     await page.waitForURL((url) => url.pathname.startsWith('/api/dev/card-simulator/'))
@@ -351,7 +243,7 @@ describe('customer billing journey', () => {
     await page.getByRole('heading', { name: 'Histórico de pagamentos' }).waitFor()
     expect(await invoice.count()).toBe(0)
 
-    await page.goto(at('/dashboard/my-subscriptions'))
+    await page.goto(app.at('/dashboard/my-subscriptions'))
     const card = subscriptionCard(page, 'Básico')
     await card.getByText('Ativa', { exact: true }).waitFor()
     await card.getByText('Cartão de crédito (Stripe)').waitFor()
@@ -368,10 +260,10 @@ describe('customer billing journey', () => {
 
   for (const viewport of ['mobile', 'desktop'] as const) {
     it(`every dashboard page is accessible and fits a ${viewport} screen`, async () => {
-      const view = await newPage(browser, viewport)
-      await signIn(view, account)
+      const view = await app.newPage(viewport)
+      await app.signIn(view, account)
       for (const [name, path, heading] of pages) {
-        await view.goto(at(path))
+        await view.goto(app.at(path))
         await view.getByRole('heading', { level: 1, name: heading }).waitFor()
         await view.getByRole('status').filter({ hasText: 'Carregando' }).waitFor({ state: 'detached' })
         expect(await view.title()).toContain(heading)
@@ -381,7 +273,7 @@ describe('customer billing journey', () => {
         await checkAccessible(view)
       }
       // Our receipt of the confirmed PIX payment, reached from the history.
-      await view.goto(at('/dashboard/payments'))
+      await view.goto(app.at('/dashboard/payments'))
       await view
         .getByRole('link', { name: 'Ver recibo' })
         .and(view.locator('[href^="/dashboard/payments/"]'))

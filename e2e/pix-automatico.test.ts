@@ -1,86 +1,25 @@
 // PIX Automático in the browser: a customer subscribes choosing 'PIX Automático (renovação automática)' with a CPF,
 // the fake PSP settles the composite code's charge (which approves the recurrence), and the subscription shows as
 // active with the automatic renewal on.
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { pixTxidFor } from '../src/domain/pix-txid'
 import { demoPixSettings } from '../src/server/db/seed'
-import { type FakePsp, startFakePsp } from '../src/server/test/fake-psp/fake-psp'
-import { apiClient } from './support/api-client'
-import { launchBrowser, newPage, screenshot } from './support/browser'
-import { verifyEmailLink, waitForOutbox, whatsappCode } from './support/outbox'
-import { type RunningServer, startServer } from './support/server'
+import { setupApp } from './support/app'
+import { screenshot } from './support/browser'
 
-let server: RunningServer
-let browser: Browser
-let psp: FakePsp
-
-beforeAll(async () => {
-  psp = await startFakePsp({ merchantKey: demoPixSettings.pixKey, callbackRetryDelayMs: 200 })
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      server = await startServer({
-        ...psp.env(),
-        PIX_AUTOMATICO: 'true',
-        PIX_AUTOMATICO_ACCOUNT: '0001:1234567:CORRENTE',
-        ADMIN_EMAIL: 'admin@example.com',
-        ADMIN_PASSWORD: 'senha-admin-1',
-      })
-      break
-    } catch (error) {
-      if (attempt === 3) throw error
-    }
-  }
-  browser = await launchBrowser()
-  // The server registers its webhook at start-up (best effort, after listening).
-  const deadline = Date.now() + 15_000
-  while (!psp.webhook(psp.merchantKey) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
-}, 300_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-  await psp?.stop()
+const admin = { email: 'admin@example.com', password: 'senha-admin-1' }
+const app = setupApp({
+  admin,
+  psp: { merchantKey: demoPixSettings.pixKey, callbackRetryDelayMs: 200 },
+  env: { PIX_AUTOMATICO: 'true', PIX_AUTOMATICO_ACCOUNT: '0001:1234567:CORRENTE' },
 })
-
-const at = (path: string) => `${server.url}${path}`
-
-let phoneCounter = 0
-async function createAccount() {
-  phoneCounter += 1
-  const phone = `55858${String(Date.now() % 1e6).padStart(6, '0')}${String(phoneCounter).padStart(2, '0')}`.slice(0, 13)
-  const email = `pix${phone}@example.com`
-  const password = 'senha-segura-123'
-  const client = apiClient(server.url)
-  await client.post('/api/whatsapp/send-code', { phone_number: phone })
-  const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: phone }, whatsappCode)
-  await client.post('/api/whatsapp/verify-code', { phone_number: phone, code })
-  await client.post('/api/auth/sign-up', {
-    name: 'Ana Cliente',
-    companyName: 'Loja da Ana',
-    whatsappNumber: phone,
-    email,
-    password,
-  })
-  const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: email }, verifyEmailLink)
-  await fetch(link, { redirect: 'manual' })
-  return { email, password }
-}
-
-async function signIn(page: Page, account: { email: string; password: string }) {
-  await page.goto(at('/login'))
-  await page.getByLabel('E-mail', { exact: true }).fill(account.email)
-  await page.getByLabel('Senha', { exact: true }).fill(account.password)
-  await page.getByRole('button', { name: 'Entrar', exact: true }).click()
-  await page.waitForURL((url) => url.pathname === '/dashboard')
-}
 
 describe('PIX Automático (renovação automática)', () => {
   it('subscribe with PIX Automático, the PSP settles and approves, the subscription is active with renewal on', async () => {
-    const page = await newPage(browser, 'desktop')
+    const page = await app.newPage('desktop')
     try {
-      await signIn(page, await createAccount())
-      await page.goto(at('/dashboard/subscriptions'))
+      await app.signIn(page, await app.createAccount({ emailPrefix: 'pix' }))
+      await page.goto(app.at('/dashboard/subscriptions'))
       await page.getByRole('button', { name: 'Assinar Básico' }).click()
       const methodDialog = page.getByRole('dialog')
       await methodDialog.getByRole('button', { name: 'PIX (pagar só esta fatura)', exact: true }).waitFor()
@@ -98,9 +37,9 @@ describe('PIX Automático (renovação automática)', () => {
       expect(await codeBox.inputValue()).toContain('/qr/v2/rec/')
       await screenshot(page, 'pix-automatico-code-desktop')
 
-      const response = await page.request.get(at('/api/payments'))
+      const response = await page.request.get(app.at('/api/payments'))
       const [payment] = ((await response.json()) as { items: Array<{ id: string }> }).items
-      await psp.controls.pay({ txid: pixTxidFor(payment?.id ?? '') })
+      await app.psp.controls.pay({ txid: pixTxidFor(payment?.id ?? '') })
       await pixDialog.getByText('Pagamento confirmado!').waitFor({ timeout: 15_000 })
 
       await pixDialog.getByRole('link', { name: 'Minhas assinaturas', exact: true }).click()
@@ -122,10 +61,10 @@ describe('PIX Automático (renovação automática)', () => {
   }, 120_000)
 
   it('the admin sees the recurrence and its history on the subscription (phone screen)', async () => {
-    const page = await newPage(browser, 'mobile')
+    const page = await app.newPage('mobile')
     try {
-      await signIn(page, { email: 'admin@example.com', password: 'senha-admin-1' })
-      await page.goto(at('/dashboard/admin-subscriptions'))
+      await app.signIn(page, admin)
+      await page.goto(app.at('/dashboard/admin-subscriptions'))
       await page.getByRole('heading', { level: 1, name: 'Assinaturas', exact: true }).waitFor()
       await page.getByRole('button', { name: 'PIX Automático', exact: true }).first().click()
       const dialog = page.getByRole('dialog', { name: 'PIX Automático' })

@@ -1,30 +1,22 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, viewports } from './support/browser'
-import { type RunningServer, startServer } from './support/server'
+import { describe, expect, it } from 'vitest'
+import { setupApp } from './support/app'
+import { viewports } from './support/browser'
 
 // The public pages are prerendered on the server (src/server/modules/site/prerender.ts): their content is in the
 // HTML, so a browser without JavaScript reads it, and an admin's plan change shows on the next request.
 
 const admin = { email: 'admin.prerender@example.com', password: 'admin-senha-123' }
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  const env = { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SUPPORT_WHATSAPP: '5585911112222' }
-  ;[server, browser] = await Promise.all([startServer(env), launchBrowser()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const app = setupApp({ admin, env: { SUPPORT_WHATSAPP: '5585911112222' } })
 
 async function textWithoutJavaScript(path: string): Promise<string> {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: viewports.mobile, locale: 'pt-BR' })
+  const context = await app.browser.newContext({
+    javaScriptEnabled: false,
+    viewport: viewports.mobile,
+    locale: 'pt-BR',
+  })
   try {
     const page = await context.newPage()
-    await page.goto(`${server.url}${path}`)
+    await page.goto(app.at(path))
     return ((await page.locator('body').textContent()) ?? '').replace(/\s+/g, ' ')
   } finally {
     await context.close()
@@ -37,7 +29,7 @@ describe('without JavaScript', () => {
     expect(text).toContain('Todos os canais de atendimento da sua empresa em um só lugar')
     expect(text).toContain('Vários atendentes conectados ao mesmo número, ao mesmo tempo.')
     expect(text).toContain('Política de Privacidade')
-    const html = await (await fetch(`${server.url}/`)).text()
+    const html = await (await fetch(`${app.url}/`)).text()
     expect(html).toContain('href="https://wa.me/5585911112222?text=')
     expect(html).toMatch(/<title>Atendimento multicanal para sua empresa \| Atendimento Multicanal<\/title>/)
   })
@@ -64,13 +56,13 @@ describe('without JavaScript', () => {
 
 describe('a plan change by an admin', () => {
   it('shows on the next request of /plans, and the page hydrates with it', async () => {
-    const before = await (await fetch(`${server.url}/plans`)).text()
+    const before = await (await fetch(`${app.url}/plans`)).text()
     expect(before).toContain('Profissional')
     expect(before).not.toContain('Profissional Plus')
 
-    const signIn = await fetch(`${server.url}/api/auth/sign-in`, {
+    const signIn = await fetch(`${app.url}/api/auth/sign-in`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.url },
+      headers: { 'content-type': 'application/json', origin: app.url },
       body: JSON.stringify(admin),
     })
     expect(signIn.status, await signIn.clone().text()).toBe(200)
@@ -79,9 +71,9 @@ describe('a plan change by an admin', () => {
       .map((c) => c.split(';')[0])
       .join('; ')
     const put = async (body: unknown) => {
-      const response = await fetch(`${server.url}/api/admin/plans/plan_pro`, {
+      const response = await fetch(`${app.url}/api/admin/plans/plan_pro`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json', origin: server.url, cookie },
+        headers: { 'content-type': 'application/json', origin: app.url, cookie },
         body: JSON.stringify(body),
       })
       expect(response.status, await response.clone().text()).toBe(200)
@@ -98,15 +90,15 @@ describe('a plan change by an admin', () => {
       active: true,
     })
 
-    const after = await (await fetch(`${server.url}/plans`)).text()
+    const after = await (await fetch(`${app.url}/plans`)).text()
     expect(after).toContain('Profissional Plus')
     expect(after).toMatch(/R\$\s249,90/) // formatBRL puts a no-break space after R$
 
     // In the browser, the hydrated page keeps it (no refetch flicker back to the old plan).
-    const context = await browser.newContext({ viewport: viewports.desktop, locale: 'pt-BR' })
+    const context = await app.browser.newContext({ viewport: viewports.desktop, locale: 'pt-BR' })
     try {
       const page = await context.newPage()
-      await page.goto(`${server.url}/plans`, { waitUntil: 'networkidle' })
+      await page.goto(`${app.url}/plans`, { waitUntil: 'networkidle' })
       await page.getByRole('button', { name: 'Assinar Profissional Plus' }).click()
       await page.getByRole('dialog').getByRole('heading', { name: 'Assinar Profissional Plus' }).waitFor()
     } finally {
@@ -120,7 +112,7 @@ describe('a plan change by an admin', () => {
       priceCents: 24990,
       active: false,
     })
-    const hidden = await (await fetch(`${server.url}/plans`)).text()
+    const hidden = await (await fetch(`${app.url}/plans`)).text()
     expect(hidden).not.toContain('Profissional Plus')
     expect(hidden).toContain('Básico')
   })

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import path from 'node:path'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { expectAccessible, launchBrowser, newPage, screenshot, viewports } from './support/browser'
-import { verifyEmailLink, waitForOutbox, whatsappCode } from './support/outbox'
-import { type RunningServer, startServer } from './support/server'
+import { type Account, setupApp } from './support/app'
+import { expectAccessible, screenshot, viewports } from './support/browser'
+import { normalized, textOf } from './support/page'
 
 const company = {
   COMPANY_LEGAL_NAME: 'Chat Nordeste Tecnologia Ltda',
@@ -28,71 +26,18 @@ const demoPlans = [
   { id: 'plan_business', name: 'Empresarial', price: 'R$ 399,00', popular: false },
 ]
 
-const screenshotDir = path.resolve('test-results/screenshots')
-let server: RunningServer
-let browser: Browser
-const user = { email: `cliente.${Date.now()}@example.com`, password: 'senha-segura-123', phone: '5585977776666' }
+const app = setupApp({ env: company })
+let user: Account
 
 beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(company), launchBrowser()])
-  await signUpThroughApi()
+  user = await app.createAccount({ name: 'Joana Cliente', companyName: 'Loja da Joana' })
 })
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-/** The real sign-up: WhatsApp code from the outbox, account, e-mail confirmation link. */
-async function signUpThroughApi() {
-  // One browser: the verification cookie send-code sets goes back with verify-code and sign-up.
-  let cookie = ''
-  const post = async (path: string, body: unknown) => {
-    const headers = { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie } : {}) }
-    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
-    expect(response.status, `${path}: ${await response.clone().text()}`).toBeLessThan(300)
-    const set = response.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ')
-    if (set) cookie = set
-  }
-  await post('/api/whatsapp/send-code', { phone_number: user.phone })
-  const code = await waitForOutbox(server.outboxPath, { channel: 'whatsapp', to: user.phone }, whatsappCode)
-  await post('/api/whatsapp/verify-code', { phone_number: user.phone, code })
-  await post('/api/auth/sign-up', {
-    name: 'Joana Cliente',
-    companyName: 'Loja da Joana',
-    whatsappNumber: user.phone,
-    email: user.email,
-    password: user.password,
-  })
-  const link = await waitForOutbox(server.outboxPath, { channel: 'email', to: user.email }, verifyEmailLink)
-  const confirmed = await fetch(link, { redirect: 'manual' })
-  expect(confirmed.status).toBe(302)
-}
 
 /** Signs the page's browser context in (page.request shares the context's cookies). */
-async function signIn(page: Page) {
-  const response = await page.request.post(`${server.url}/api/auth/sign-in`, {
-    data: { email: user.email, password: user.password },
-    headers: { origin: server.url },
-  })
-  expect(response.status(), await response.text()).toBe(200)
-}
+const signIn = (page: Page) => app.signInByApi(page, user)
 
 async function visible(locator: Locator) {
   await locator.waitFor({ state: 'visible', timeout: 10_000 })
-}
-
-function normalized(text: string | null) {
-  return (text ?? '').replace(/\s+/g, ' ').trim()
-}
-
-/** The text as rendered (what people read), whitespace collapsed. */
-async function textOf(locator: Locator) {
-  // biome-ignore lint/performance/useDomNodeTextContent: layout-aware text separates table cells and list items
-  return normalized(await locator.innerText())
 }
 
 async function metaDescription(page: Page) {
@@ -109,12 +54,6 @@ function recordRequests(page: Page): string[] {
   const urls: string[] = []
   page.on('request', (request) => urls.push(request.url()))
   return urls
-}
-
-/** What the visitor sees with a modal open (a full-page capture would not extend the fixed overlay). */
-async function screenshotViewport(page: Page, name: string) {
-  mkdirSync(screenshotDir, { recursive: true })
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) })
 }
 
 async function expectFooter(page: Page) {
@@ -137,19 +76,19 @@ async function expectWhatsAppButton(page: Page) {
 
 describe('server answers for the SPA', () => {
   it('serves the SPA for unknown pages and a JSON 404 for unknown API paths', async () => {
-    const page = await fetch(`${server.url}/caminho/que/nao/existe`)
+    const page = await fetch(`${app.url}/caminho/que/nao/existe`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
     expect(await page.text()).toContain('<div id="root">')
 
-    const api = await fetch(`${server.url}/api/nao-existe`)
+    const api = await fetch(`${app.url}/api/nao-existe`)
     expect(api.status).toBe(404)
     expect(api.headers.get('content-type')).toMatch(/^application\/problem\+json/)
     expect(await api.json()).toMatchObject({ status: 404, code: 'not_found' })
   })
 
   it('caches hashed assets for a year, revalidates index.html and compresses', async () => {
-    const index = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'gzip, br' } })
+    const index = await fetch(`${app.url}/`, { headers: { 'accept-encoding': 'gzip, br' } })
     expect(index.headers.get('cache-control')).toBe('no-cache')
     const html = await index.text()
     expect(html).toContain('<html lang="pt-BR">')
@@ -158,7 +97,7 @@ describe('server answers for the SPA', () => {
     // Public pages preload nothing of the dashboard.
     expect(html).not.toContain('dashboard-routes')
 
-    const asset = await fetch(`${server.url}${script}`, { headers: { 'accept-encoding': 'gzip, br' } })
+    const asset = await fetch(`${app.url}${script}`, { headers: { 'accept-encoding': 'gzip, br' } })
     expect(asset.status).toBe(200)
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     expect(asset.headers.get('content-encoding')).toMatch(/^(br|gzip)$/)
@@ -172,7 +111,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     const consoleErrors: string[] = []
 
     beforeAll(async () => {
-      page = await newPage(browser, viewport)
+      page = await app.newPage(viewport)
       requests = recordRequests(page)
       page.on('console', (message) => {
         if (message.type() === 'error') consoleErrors.push(message.text())
@@ -183,7 +122,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     })
 
     it('landing: header, headline, five benefits, call to action, footer, WhatsApp button', async () => {
-      await page.goto(`${server.url}/`)
+      await page.goto(`${app.url}/`)
       await visible(page.getByRole('heading', { level: 1 }))
       expect(await page.title()).toBe('Atendimento multicanal para sua empresa | Atendimento Multicanal')
       expect(await metaDescription(page)).toMatch(/WhatsApp, Instagram, Facebook e e-mail/)
@@ -202,7 +141,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     })
 
     it('is keyboard navigable: skip link first, then the logo and the login button', async () => {
-      await page.goto(`${server.url}/`)
+      await page.goto(`${app.url}/`)
       await visible(page.getByRole('heading', { level: 1 }))
       const focused = async () => normalized(await page.evaluate(() => document.activeElement?.textContent ?? null))
       await page.keyboard.press('Tab')
@@ -214,13 +153,13 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       await page.keyboard.press('Tab')
       expect(await focused()).toBe('Ver Planos de Assinatura')
       await page.keyboard.press('Enter')
-      await page.waitForURL(`${server.url}/plans`)
+      await page.waitForURL(`${app.url}/plans`)
     })
 
     it('plans: one card per plan from the API, cheapest first, with badge, price per month and button', async () => {
-      await page.goto(`${server.url}/`)
+      await page.goto(`${app.url}/`)
       await page.getByRole('link', { name: 'Ver Planos de Assinatura' }).click()
-      await page.waitForURL(`${server.url}/plans`)
+      await page.waitForURL(`${app.url}/plans`)
       await visible(page.getByRole('button', { name: 'Assinar Básico' }))
       expect(await page.title()).toBe('Planos de assinatura | Atendimento Multicanal')
       expect(await metaDescription(page)).toMatch(/PIX ou cartão/)
@@ -261,7 +200,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       await visible(dialog.getByRole('button', { name: 'Pagar com PIX' }))
       await visible(dialog.getByRole('button', { name: 'Pagar com Cartão' }))
       await expectAccessible(page)
-      await screenshotViewport(page, `public-plans-dialog-${viewport}`)
+      await screenshot(page, `public-plans-dialog-${viewport}`, { fullPage: false })
 
       // Escape closes it and gives the focus back to the plan's button.
       await page.keyboard.press('Escape')
@@ -296,9 +235,9 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       },
     ]) {
       it(`${legal.path}: the complete legal text with the company's data`, async () => {
-        await page.goto(`${server.url}/`)
+        await page.goto(`${app.url}/`)
         await page.locator('footer').getByRole('link', { name: legal.title }).click()
-        await page.waitForURL(`${server.url}${legal.path}`)
+        await page.waitForURL(`${app.url}${legal.path}`)
         await visible(page.getByRole('heading', { level: 1, name: legal.title }))
         expect(await page.title()).toBe(`${legal.title} | Atendimento Multicanal`)
         expect(await metaDescription(page)).toBeTruthy()
@@ -320,7 +259,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     }
 
     it('not found: 404 page, the path in the console, a link home', async () => {
-      await page.goto(`${server.url}/pagina-que-nao-existe`)
+      await page.goto(`${app.url}/pagina-que-nao-existe`)
       await visible(page.getByRole('heading', { name: '404' }))
       await visible(page.getByText('Oops! Page not found'))
       expect(await page.title()).toBe('Página não encontrada | Atendimento Multicanal')
@@ -329,7 +268,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       await expectAccessible(page)
       await screenshot(page, `public-not-found-${viewport}`)
       await page.getByRole('link', { name: 'Return to Home' }).click()
-      await page.waitForURL(`${server.url}/`)
+      await page.waitForURL(`${app.url}/`)
       await visible(page.getByRole('link', { name: 'Fazer Login' }))
     })
   })
@@ -338,7 +277,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     let page: Page
     let requests: string[]
     beforeAll(async () => {
-      page = await newPage(browser, viewport)
+      page = await app.newPage(viewport)
       requests = recordRequests(page)
       await signIn(page)
     })
@@ -347,7 +286,7 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     })
 
     it('landing and plans headers lead to the dashboard; no dashboard code is loaded on the way', async () => {
-      await page.goto(`${server.url}/`)
+      await page.goto(`${app.url}/`)
       const header = page.locator('header').first()
       await visible(header.getByRole('link', { name: 'Ir para o Dashboard' }))
       expect(await header.getByRole('link', { name: 'Ir para o Dashboard' }).getAttribute('href')).toBe('/dashboard')
@@ -363,14 +302,14 @@ for (const viewport of ['mobile', 'desktop'] as const) {
     })
 
     it('/plans?plan=<id> (where /login sends the visitor back) re-opens the dialog of that plan', async () => {
-      await page.goto(`${server.url}/plans?plan=plan_business`)
+      await page.goto(`${app.url}/plans?plan=plan_business`)
       const dialog = page.getByRole('dialog')
       await visible(dialog.getByRole('heading', { name: 'Assinar Empresarial' }))
       expect(await textOf(dialog)).toContain('R$ 399,00 /mês')
     })
 
     it('choosing a payment method goes to the billing screen with the plan and the method', async () => {
-      await page.goto(`${server.url}/plans`)
+      await page.goto(`${app.url}/plans`)
       await page.getByRole('button', { name: 'Assinar Básico' }).click()
       const dialog = page.getByRole('dialog')
       await visible(dialog.getByRole('heading', { name: 'Assinar Básico' }))
@@ -390,16 +329,16 @@ for (const viewport of ['mobile', 'desktop'] as const) {
 
 describe('coming back after logging in', () => {
   it('the login page honours next= and the plans page re-opens the chosen plan', async () => {
-    const page = await newPage(browser, 'mobile')
+    const page = await app.newPage('mobile')
     try {
-      await page.goto(`${server.url}/plans`)
+      await page.goto(`${app.url}/plans`)
       await page.getByRole('button', { name: 'Assinar Profissional' }).click()
       await page.getByRole('dialog').getByRole('button', { name: 'Pagar com Cartão' }).click()
       await page.waitForURL(/\/login\?next=/)
       await page.getByLabel('E-mail').fill(user.email)
       await page.getByLabel('Senha').fill(user.password)
       await page.getByRole('button', { name: 'Entrar' }).click()
-      await page.waitForURL(`${server.url}/plans?plan=plan_pro`)
+      await page.waitForURL(`${app.url}/plans?plan=plan_pro`)
       await visible(page.getByRole('dialog').getByRole('heading', { name: 'Assinar Profissional' }))
     } finally {
       await page.context().close()
@@ -411,7 +350,7 @@ describe('plans page states', () => {
   let context: BrowserContext
   let page: Page
   beforeAll(async () => {
-    page = await newPage(browser, 'mobile')
+    page = await app.newPage('mobile')
     context = page.context()
   })
   afterAll(async () => {
@@ -420,9 +359,9 @@ describe('plans page states', () => {
 
   /** A prerendered /plans carries its plans in the HTML: these states show when it is reached inside the app. */
   async function openPlansFromHome() {
-    await page.goto(`${server.url}/`, { waitUntil: 'networkidle' })
+    await page.goto(`${app.url}/`, { waitUntil: 'networkidle' })
     await page.getByRole('link', { name: 'Ver Planos de Assinatura' }).click()
-    await page.waitForURL(`${server.url}/plans`)
+    await page.waitForURL(`${app.url}/plans`)
   }
 
   it('shows a loading state while the plans load', async () => {
@@ -473,7 +412,7 @@ describe('plans page states', () => {
 
 describe('error screens', () => {
   it('a start-up failure shows the start-up error page with the message', async () => {
-    const page = await newPage(browser, 'mobile')
+    const page = await app.newPage('mobile')
     try {
       await page.route('**/api/site-config', (route) =>
         route.fulfill({
@@ -484,7 +423,7 @@ describe('error screens', () => {
       )
       // Pages come with the site configuration embedded; only the bare shell (as the Vite dev server serves it)
       // asks the API for it at start-up.
-      await page.goto(`${server.url}/index.html`)
+      await page.goto(`${app.url}/index.html`)
       // The start-up query retries server errors with back-off before giving up.
       await page.getByRole('alert').filter({ hasText: 'Ocorreu um erro desconhecido' }).waitFor({ timeout: 20_000 })
       await visible(page.getByRole('heading', { name: 'Não foi possível iniciar o aplicativo' }))
@@ -496,11 +435,11 @@ describe('error screens', () => {
   })
 
   it('a route that fails to load shows the router-level error screen', async () => {
-    const page = await newPage(browser, 'desktop')
+    const page = await app.newPage('desktop')
     try {
       await signIn(page)
       await page.route('**/assets/dashboard-routes-*.js', (route) => route.abort())
-      await page.goto(`${server.url}/dashboard`)
+      await page.goto(`${app.url}/dashboard`)
       await visible(page.getByRole('heading', { name: 'Unexpected Application Error!' }))
       const detail = await textOf(page.locator('pre'))
       expect(detail).toMatch(/dynamically imported module|Importing a module script failed|dashboard-routes/i)
@@ -514,18 +453,18 @@ describe('error screens', () => {
 
 describe('narrowest phone (360 px)', () => {
   it('no public page scrolls sideways', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'pt-BR' })
+    const context = await app.browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'pt-BR' })
     const page = await context.newPage()
     try {
       for (const path of ['/', '/plans', '/privacy-policy', '/terms-of-service', '/nao-existe']) {
-        await page.goto(`${server.url}${path}`)
+        await page.goto(`${app.url}${path}`)
         await visible(page.getByRole('heading', { level: 1 }).first())
         await expectNoHorizontalScroll(page)
       }
-      await page.goto(`${server.url}/plans?plan=plan_business`)
+      await page.goto(`${app.url}/plans?plan=plan_business`)
       await visible(page.getByRole('dialog'))
       await expectNoHorizontalScroll(page)
-      await screenshotViewport(page, 'public-plans-dialog-360')
+      await screenshot(page, 'public-plans-dialog-360', { fullPage: false })
     } finally {
       await context.close()
     }

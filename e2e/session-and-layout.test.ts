@@ -1,34 +1,17 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, screenshot, toast, viewports } from './support/browser'
-import { type RunningServer, startServer } from './support/server'
+import type { BrowserContext, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { setupApp, type Viewport } from './support/app'
+import { screenshot, toast } from './support/browser'
+import { button, field } from './support/page'
 
 // The admin made by ADMIN_EMAIL at start-up: a signed-in dashboard user without going through sign-up.
 const admin = { email: 'admin@example.com', password: 'admin-senha-123' }
-let server: RunningServer
-let browser: Browser
+const app = setupApp({ admin })
 
-const at = (path: string) => `${server.url}${path}`
-const field = (page: Page, label: string) => page.getByLabel(label, { exact: true })
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true })
-
-beforeAll(async () => {
-  server = await startServer({ ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password })
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-async function signedIn(viewport: keyof typeof viewports): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: viewports[viewport], locale: 'pt-BR' })
+async function signedIn(viewport: Viewport): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await app.newContext(viewport)
   const page = await context.newPage()
-  await page.goto(at('/login'))
-  await field(page, 'E-mail').fill(admin.email)
-  await field(page, 'Senha').fill(admin.password)
-  await button(page, 'Entrar').click()
-  await page.waitForURL((url) => url.pathname === '/dashboard')
+  await app.signIn(page, admin)
   return { context, page }
 }
 
@@ -47,9 +30,9 @@ describe('a session that ends on the server', () => {
         .map((c) => `${c.name}=${c.value}`)
         .join('; ')
       expect(cookie).not.toBe('')
-      const signOut = await fetch(at('/api/auth/sign-out'), {
+      const signOut = await fetch(app.at('/api/auth/sign-out'), {
         method: 'POST',
-        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+        headers: { cookie, origin: app.url, 'content-type': 'application/json' },
         body: '{}',
       })
       expect(signOut.status).toBe(200)
@@ -72,12 +55,12 @@ describe('a session that ends on the server', () => {
 
 describe('WhatsApp code check', () => {
   it("falls back to 'Código inválido ou expirado.' when the answer has no message", async () => {
-    const context = await browser.newContext({ viewport: viewports.mobile, locale: 'pt-BR' })
+    const context = await app.newContext('mobile')
     const page = await context.newPage()
     try {
       // A proxy in front of the API fails the check with an empty body (no problem+json of ours).
       await page.route('**/api/whatsapp/verify-code', (route) => route.fulfill({ status: 502, body: '' }))
-      await page.goto(at('/signup'))
+      await page.goto(app.at('/signup'))
       await field(page, 'WhatsApp').fill('5585988887777')
       await button(page, 'Enviar código').click()
       await toast(page, 'Código enviado! Verifique seu WhatsApp.').first().waitFor({ state: 'visible' })
@@ -98,7 +81,7 @@ describe('dashboard sidebar', () => {
     for (const viewport of ['desktop', 'mobile'] as const) {
       const { context, page } = await signedIn(viewport)
       try {
-        await page.goto(at('/dashboard/settings'))
+        await page.goto(app.at('/dashboard/settings'))
         await page.getByRole('heading', { name: 'Configurações', level: 1 }).waitFor()
         await page.getByText('Pagamento com cartão').first().waitFor()
         const layout = await page.evaluate(() => {

@@ -1,36 +1,18 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { totpCode } from '../src/server/test/totp'
-import { expectAccessible, launchBrowser, newPage, screenshot, toast } from './support/browser'
-import { type RunningServer, startServer } from './support/server'
+import { setupApp } from './support/app'
+import { expectAccessible, screenshot, toast } from './support/browser'
+import { button, field, submitLogin } from './support/page'
 
 // An admin under ADMIN_MFA=required: the admin area is closed until two-factor is on; enrols with the QR's key
 // (codes computed here per RFC 6238, as an authenticator app would), then signs in with 'Código de verificação'.
-let server: RunningServer
-let browser: Browser
 const admin = { email: 'seguranca@example.com', password: 'senha-do-admin-2fa' }
-
-beforeAll(async () => {
-  const env = { ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, ADMIN_MFA: 'required' }
-  server = await startServer(env).catch(() => startServer(env))
-  browser = await launchBrowser()
-}, 300_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-const at = (path: string) => `${server.url}${path}`
-const field = (scope: Page | ReturnType<Page['getByRole']>, label: string) => scope.getByLabel(label, { exact: true })
-const button = (scope: Page | ReturnType<Page['getByRole']>, name: string) =>
-  scope.getByRole('button', { name, exact: true })
+const app = setupApp({ admin, env: { ADMIN_MFA: 'required' } })
 
 async function logIn(page: Page) {
-  await page.goto(at('/login'))
-  await field(page, 'E-mail').fill(admin.email)
-  await field(page, 'Senha').fill(admin.password)
-  await button(page, 'Entrar').click()
+  await page.goto(app.at('/login'))
+  await submitLogin(page, admin)
 }
 
 /** A code of the next 30-second step when the current one is about to end, so it is still valid when it arrives. */
@@ -41,7 +23,7 @@ function freshCode(secret: string): string {
 
 /** Saves a new PIX key: a session that has not confirmed the password in the last 5 minutes is asked for it. */
 async function savePixKey(page: Page, key: string, shot: string) {
-  await page.goto(at('/dashboard/settings'))
+  await page.goto(app.at('/dashboard/settings'))
   await page.getByRole('heading', { level: 1, name: 'Configurações', exact: true }).waitFor()
   await field(page, 'Chave PIX').fill(key)
   await field(page, 'Nome do beneficiário').fill('Atendimento Multicanal')
@@ -63,10 +45,10 @@ describe('two-factor', () => {
   let recoveryCodes: string[] = []
 
   it('closes the admin area to an admin without it, and enrols with the QR key and a first code', async () => {
-    const page = await newPage(browser, 'desktop')
+    const page = await app.newPage('desktop')
     await logIn(page)
     await page.waitForURL((url) => url.pathname === '/dashboard')
-    await page.goto(at('/dashboard/users'))
+    await page.goto(app.at('/dashboard/users'))
     await page.getByRole('heading', { name: 'Verificação em duas etapas obrigatória' }).waitFor()
     await page
       .getByText(
@@ -102,14 +84,14 @@ describe('two-factor', () => {
     await page.getByText('Ativa', { exact: true }).waitFor()
 
     // The admin area opens now, and a new PIX key asks for the password again first.
-    await page.goto(at('/dashboard/users'))
+    await page.goto(app.at('/dashboard/users'))
     await page.getByRole('heading', { level: 1, name: 'Usuários', exact: true }).waitFor()
     await savePixKey(page, 'financeiro@example.com', 'reauth-dialog-1280')
     await page.context().close()
   })
 
   it("asks for 'Código de verificação' at sign-in, refuses a wrong one, accepts the app's code", async () => {
-    const page = await newPage(browser, 'mobile')
+    const page = await app.newPage('mobile')
     await logIn(page)
     const code = field(page, 'Código de verificação')
     await code.waitFor()
@@ -126,28 +108,28 @@ describe('two-factor', () => {
   })
 
   it('accepts a recovery code instead, once', async () => {
-    const page = await newPage(browser, 'desktop')
+    const page = await app.newPage('desktop')
     await logIn(page)
     await field(page, 'Código de verificação').fill(recoveryCodes[0] ?? '')
     await screenshot(page, 'two-factor-login-1280')
     await button(page, 'Verificar').click()
     await page.waitForURL((url) => url.pathname === '/dashboard')
-    await page.goto(at('/dashboard/account'))
+    await page.goto(app.at('/dashboard/account'))
     await page.getByRole('heading', { name: 'Verificação em duas etapas', exact: true }).waitFor()
     await expectAccessible(page)
     await page.context().close()
 
-    const again = await newPage(browser, 'mobile')
+    const again = await app.newPage('mobile')
     await logIn(again)
     await field(again, 'Código de verificação').fill(recoveryCodes[0] ?? '')
     await button(again, 'Verificar').click()
     await again.getByText('Código de verificação inválido.', { exact: true }).waitFor()
-    await again.goto(at('/login'))
+    await again.goto(app.at('/login'))
     await logIn(again)
     await field(again, 'Código de verificação').fill(freshCode(secret))
     await button(again, 'Verificar').click()
     await again.waitForURL((url) => url.pathname === '/dashboard')
-    await again.goto(at('/dashboard/account'))
+    await again.goto(app.at('/dashboard/account'))
     await again.getByRole('heading', { name: 'Verificação em duas etapas', exact: true }).waitFor()
     await screenshot(again, 'two-factor-account-375')
     await savePixKey(again, 'outro-financeiro@example.com', 'reauth-dialog-375')

@@ -32,10 +32,13 @@ export async function newPage(browser: Browser, viewport: keyof typeof viewports
 
 const screenshotDir = path.resolve('test-results/screenshots')
 
-/** Saved for people to look at (not committed). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saved for people to look at (not committed). The whole page by default; `{ fullPage: false }` keeps what the
+ * visitor sees, e.g. with a modal open (a full-page capture would not extend the fixed overlay).
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true })
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true })
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: options.fullPage ?? true })
 }
 
 /** No serious or critical accessibility violations. */

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { freePort } from '../../src/server/test/free-port'
 
 export type RunningServer = {
   url: string
@@ -11,23 +11,22 @@ export type RunningServer = {
   stop(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
-
 /**
  * Starts the real server (the compiled `dist/server/main.js`, serving the built SPA from dist/web) on a free port
  * with a fresh embedded database, exactly as `npm start` does after its build.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, attempts = 3): Promise<RunningServer> {
+  // A busy machine (parallel builds and suites) can make a start miss its 120 s: try again, then fail.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(env)
+    } catch (error) {
+      if (attempt >= attempts) throw error
+    }
+  }
+}
+
+async function startOnce(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = mkdtempSync(path.join(tmpdir(), 'billing-e2e-'))
   const url = `http://127.0.0.1:${port}`

@@ -1,41 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payments } from '../../db/schema/billing'
+import { parseCsv } from '../../test/csv'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { createUser, get, type TestUser } from '../../test/users'
 import { seedPlans } from '../billing/test-fixtures'
 import { insertCustomer, insertPayment, insertSubscription } from '../lifecycle/lifecycle-fixtures'
 import { batchSize } from './exports'
-
-/** RFC 4180 with ';': quoted fields may hold ';', '""' and line breaks. */
-function parseCsv(text: string): string[][] {
-  const out: string[][] = []
-  let row: string[] = []
-  let field = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ';') {
-      row.push(field)
-      field = ''
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field)
-      out.push(row)
-      row = []
-      field = ''
-      i++
-    } else field += c
-  }
-  if (field !== '' || row.length > 0) throw new Error('the CSV does not end with CRLF')
-  return out
-}
 
 let t: TestApp
 let admin: TestUser

@@ -2,7 +2,6 @@ import { PagedTable } from '@/web/features/admin/shared/paged-table'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { paymentStatusBadge, paymentStatusLabel } from '@/domain/subscription-status'
-import { Badge } from '@/web/components/ui/badge'
 import { Button } from '@/web/components/ui/button'
 import { PageHeader } from '@/web/components/ui/page-header'
 import { formatBRL, formatDate } from '@/web/lib/format'
@@ -10,7 +9,8 @@ import { useDocumentTitle } from '@/web/lib/use-document-title'
 import type { Column } from '@/web/features/admin/shared/data-table'
 import { openPaymentFilter } from '@/domain/admin-filters'
 import { optionsOf, paymentMethodLabel, paymentTypeLabel } from '@/web/features/admin/shared/labels'
-import { FilterSelect, ListToolbar, SearchBox } from '@/web/features/admin/shared/list-toolbar'
+import { customerColumn, StatusCell, TwoLines } from '@/web/features/admin/shared/list-columns'
+import { ListFilters } from '@/web/features/admin/shared/list-filters'
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
 import { type AdminPayment, adminPaymentsQuery } from './api'
 import { ConfirmPaymentDialog } from './confirm-payment-dialog'
@@ -30,28 +30,16 @@ export function AdminPaymentsPage() {
   const [refunding, setRefunding] = useState<AdminPayment | null>(null)
 
   const columns: Column<AdminPayment>[] = [
-    {
-      id: 'customer',
-      header: 'Cliente',
-      className: 'whitespace-nowrap',
-      cell: (p) => (
-        <div className="flex flex-col">
-          <span className="font-medium">{p.customer.name}</span>
-          <span className="text-muted-foreground">{p.customer.email}</span>
-        </div>
-      ),
-    },
+    customerColumn(),
     {
       id: 'plan',
       header: 'Plano',
       className: 'whitespace-nowrap',
       cell: (p) => (
-        <div className="flex flex-col">
-          <span>
-            {p.targetPlan && p.targetPlan.id !== p.plan.id ? `${p.plan.name} → ${p.targetPlan.name}` : p.plan.name}
-          </span>
-          <span className="text-muted-foreground">{paymentTypeLabel[p.type]}</span>
-        </div>
+        <TwoLines
+          first={p.targetPlan && p.targetPlan.id !== p.plan.id ? `${p.plan.name} → ${p.targetPlan.name}` : p.plan.name}
+          second={paymentTypeLabel[p.type]}
+        />
       ),
     },
     {
@@ -74,12 +62,11 @@ export function AdminPaymentsPage() {
       id: 'status',
       header: 'Status',
       cell: (p) => (
-        <div className="flex flex-col items-start gap-1">
-          <Badge variant={paymentStatusBadge[p.status]} className="whitespace-nowrap">
-            {paymentStatusLabel[p.status]}
-          </Badge>
-          {refundLabelOf(p) ? <span className="text-xs text-destructive">{refundLabelOf(p)}</span> : null}
-        </div>
+        <StatusCell
+          variant={paymentStatusBadge[p.status]}
+          label={paymentStatusLabel[p.status]}
+          note={refundLabelOf(p) ? <span className="text-xs text-destructive">{refundLabelOf(p)}</span> : null}
+        />
       ),
     },
     { id: 'pix', header: 'PIX', className: 'min-w-64', cell: (p) => <PixConfirmationCell payment={p} /> },
@@ -121,30 +108,26 @@ export function AdminPaymentsPage() {
         actions={<ExportCsvLink list="payments" q={params.q} filters={params.filters} />}
       />
       <PixOverviewCard />
-      <ListToolbar>
-        <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome ou e-mail do cliente" />
-        <FilterSelect
-          label="Status"
-          value={params.filters.status}
-          onChange={(v) => list.setFilter('status', v)}
-          options={[{ value: openPaymentFilter, label: 'Em aberto (a receber)' }, ...optionsOf(paymentStatusLabel)]}
-        />
-        <FilterSelect
-          label="Método"
-          value={params.filters.method}
-          onChange={(v) => list.setFilter('method', v)}
-          options={optionsOf(paymentMethodLabel)}
-        />
-        <FilterSelect
-          label="Vencimento"
-          value={params.filters.due}
-          onChange={(v) => list.setFilter('due', v)}
-          options={[
-            { value: 'due', label: 'Em aberto, a vencer' },
-            { value: 'overdue', label: 'Em aberto, vencidas' },
-          ]}
-        />
-      </ListToolbar>
+      <ListFilters
+        list={list}
+        searchPlaceholder="Nome ou e-mail do cliente"
+        filters={[
+          {
+            key: 'status',
+            label: 'Status',
+            options: [{ value: openPaymentFilter, label: 'Em aberto (a receber)' }, ...optionsOf(paymentStatusLabel)],
+          },
+          { key: 'method', label: 'Método', options: optionsOf(paymentMethodLabel) },
+          {
+            key: 'due',
+            label: 'Vencimento',
+            options: [
+              { value: 'due', label: 'Em aberto, a vencer' },
+              { value: 'overdue', label: 'Em aberto, vencidas' },
+            ],
+          },
+        ]}
+      />
       <PagedTable
         list={list}
         query={query}

@@ -4,7 +4,6 @@ import { Plus } from 'lucide-react'
 import { useState } from 'react'
 import { payingStatusFilter } from '@/domain/admin-filters'
 import { subscriptionStatusBadge, subscriptionStatusLabel, subscriptionStatuses } from '@/domain/subscription-status'
-import { Badge } from '@/web/components/ui/badge'
 import { Button } from '@/web/components/ui/button'
 import { PageHeader } from '@/web/components/ui/page-header'
 import { formatBRL, formatDate } from '@/web/lib/format'
@@ -14,7 +13,9 @@ import { adminPlansQuery } from '@/web/features/admin/plans/api'
 import { ConfirmDialog } from '@/web/features/admin/shared/confirm-dialog'
 import type { Column } from '@/web/features/admin/shared/data-table'
 import { billingMethodLabel, optionsOf } from '@/web/features/admin/shared/labels'
-import { FilterSelect, ListToolbar, MonthFilter, SearchBox } from '@/web/features/admin/shared/list-toolbar'
+import { customerColumn, StatusCell, TwoLines } from '@/web/features/admin/shared/list-columns'
+import { ListFilters } from '@/web/features/admin/shared/list-filters'
+import { MonthFilter } from '@/web/features/admin/shared/list-toolbar'
 import { useListParams } from '@/web/features/admin/shared/use-list-params'
 import { ExportCsvLink } from '@/web/features/admin/shared/export-csv-link'
 import { adminSubscriptionsQuery, useAdminCancelSubscription } from './api'
@@ -38,28 +39,16 @@ export function AdminSubscriptionsPage() {
   const cancel = useAdminCancelSubscription()
 
   const columns: Column<AdminSubscription>[] = [
-    {
-      id: 'customer',
-      header: 'Cliente',
-      className: 'whitespace-nowrap',
-      cell: (s) => (
-        <div className="flex flex-col">
-          <span className="font-medium">{s.customer.name}</span>
-          <span className="text-muted-foreground">{s.customer.email}</span>
-        </div>
-      ),
-    },
+    customerColumn(),
     {
       id: 'plan',
       header: 'Plano',
       className: 'whitespace-nowrap',
       cell: (s) => (
-        <div className="flex flex-col">
-          <span>{s.plan.name}</span>
-          <span className="text-muted-foreground">
-            {formatBRL(s.plan.priceCents)}/mês · {billingMethodLabel[s.billingMethod]}
-          </span>
-        </div>
+        <TwoLines
+          first={s.plan.name}
+          second={`${formatBRL(s.plan.priceCents)}/mês · ${billingMethodLabel[s.billingMethod]}`}
+        />
       ),
     },
     {
@@ -67,14 +56,15 @@ export function AdminSubscriptionsPage() {
       header: 'Status',
       sortKey: 'status',
       cell: (s) => (
-        <div className="flex flex-col items-start gap-1">
-          <Badge variant={subscriptionStatusBadge[s.status]} className="whitespace-nowrap">
-            {subscriptionStatusLabel[s.status]}
-          </Badge>
-          {s.cancelAtPeriodEnd && s.status !== 'canceled' ? (
-            <span className="text-xs text-muted-foreground">Cancela no fim do período</span>
-          ) : null}
-        </div>
+        <StatusCell
+          variant={subscriptionStatusBadge[s.status]}
+          label={subscriptionStatusLabel[s.status]}
+          note={
+            s.cancelAtPeriodEnd && s.status !== 'canceled' ? (
+              <span className="text-xs text-muted-foreground">Cancela no fim do período</span>
+            ) : null
+          }
+        />
       ),
     },
     {
@@ -83,12 +73,7 @@ export function AdminSubscriptionsPage() {
       sortKey: 'current_period_end',
       firstDir: 'desc',
       className: 'whitespace-nowrap',
-      cell: (s) => (
-        <div className="flex flex-col">
-          <span>{formatDate(s.currentPeriodStart)}</span>
-          <span className="text-muted-foreground">a {formatDate(s.currentPeriodEnd)}</span>
-        </div>
-      ),
+      cell: (s) => <TwoLines first={formatDate(s.currentPeriodStart)} second={`a ${formatDate(s.currentPeriodEnd)}`} />,
     },
     {
       id: 'actions',
@@ -140,41 +125,33 @@ export function AdminSubscriptionsPage() {
           </>
         }
       />
-      <ListToolbar>
-        <SearchBox value={params.q} onSearch={list.setSearch} placeholder="Nome ou e-mail do cliente" />
-        <FilterSelect
-          label="Status"
-          value={params.filters.status}
-          onChange={(v) => list.setFilter('status', v)}
-          options={[
-            { value: payingStatusFilter, label: 'Pagantes (ativas e vencidas)' },
-            ...subscriptionStatuses.map((s) => ({ value: s, label: subscriptionStatusLabel[s] })),
-          ]}
-        />
-        <FilterSelect
-          label="Cobrança"
-          value={params.filters.method}
-          onChange={(v) => list.setFilter('method', v)}
-          options={optionsOf(billingMethodLabel)}
-        />
-        <FilterSelect
-          label="Cancelamento"
-          value={params.filters.cancel}
-          onChange={(v) => list.setFilter('cancel', v)}
-          options={[{ value: 'scheduled', label: 'Agendado para o fim do período' }]}
-        />
+      <ListFilters
+        list={list}
+        searchPlaceholder="Nome ou e-mail do cliente"
+        filters={[
+          {
+            key: 'status',
+            label: 'Status',
+            options: [
+              { value: payingStatusFilter, label: 'Pagantes (ativas e vencidas)' },
+              ...subscriptionStatuses.map((s) => ({ value: s, label: subscriptionStatusLabel[s] })),
+            ],
+          },
+          { key: 'method', label: 'Cobrança', options: optionsOf(billingMethodLabel) },
+          {
+            key: 'cancel',
+            label: 'Cancelamento',
+            options: [{ value: 'scheduled', label: 'Agendado para o fim do período' }],
+          },
+          { key: 'planId', label: 'Plano', options: (plans.data ?? []).map((p) => ({ value: p.id, label: p.name })) },
+        ]}
+      >
         <MonthFilter
           label="Fim do período"
           value={params.filters.periodEnd}
           onChange={(v) => list.setFilter('periodEnd', v)}
         />
-        <FilterSelect
-          label="Plano"
-          value={params.filters.planId}
-          onChange={(v) => list.setFilter('planId', v)}
-          options={(plans.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-        />
-      </ListToolbar>
+      </ListFilters>
       <PagedTable
         list={list}
         query={query}
