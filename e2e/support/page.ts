@@ -59,8 +59,17 @@ export async function closeDialog(page: Page): Promise<void> {
   await page.getByRole('dialog').waitFor({ state: 'detached' })
 }
 
+/**
+ * Waits until React handles the page's events (main.tsx marks <html data-hydrated>): a prerendered form filled and
+ * submitted before its script has run would be submitted by the browser itself.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+}
+
 /** Fills the /login form and presses 'Entrar' (where it lands is the caller's to check). */
 export async function submitLogin(page: Page, account: { email: string; password: string }): Promise<void> {
+  await waitForHydration(page)
   await field(page, 'E-mail').fill(account.email)
   await field(page, 'Senha').fill(account.password)
   await button(page, 'Entrar').click()

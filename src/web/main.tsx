@@ -15,7 +15,8 @@ const container = document.getElementById('root') as HTMLElement
 const queryClient = createQueryClient()
 
 // A prerendered page is on screen before React listens (its code is still loading). A submit then (Enter in the
-// password field on a slow connection) must not go out as a native GET with the fields in the URL, and a button
+// password field on a slow connection) must not go out as a native GET with the fields in the URL (the credential
+// forms also say method="post" for the moment before this script runs at all), and a button
 // pressed then should still act: both are held and replayed once the page is hydrated. From hydrateRoot on, React
 // handles events itself.
 let listening = false
@@ -48,6 +49,8 @@ function Hydrated() {
     pendingSubmit = null
     if (click?.isConnected) click.click()
     else if (submit?.form.isConnected) submit.form.requestSubmit(submit.submitter)
+    // A mark for the browser tests (and anyone scripting the page): React handles events from here on.
+    document.documentElement.setAttribute('data-hydrated', '')
   }, [])
   return null
 }

@@ -127,7 +127,7 @@ export function LoginPage() {
         </Notice>
       ) : null}
 
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <Field id="login-email" label="E-mail" error={errors.email?.message}>
           <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
         </Field>
@@ -176,7 +176,7 @@ function TwoFactorStep({ onRestart }: { onRestart: () => void }) {
       title="Verificação em duas etapas"
       description="Digite o código de 6 dígitos que aparece no seu aplicativo autenticador."
     >
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <Field
           id="login-code"
           label="Código de verificação"

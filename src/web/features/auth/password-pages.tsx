@@ -48,7 +48,7 @@ export function ForgotPasswordPage() {
         // The same answer whether or not the e-mail has an account, so the page cannot be used to find accounts.
         <Notice tone="success">Se o e-mail estiver cadastrado, você receberá um link para redefinir sua senha.</Notice>
       ) : null}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <Field id="forgot-email" label="E-mail" error={errors.email?.message}>
           <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
         </Field>
@@ -116,7 +116,7 @@ export function ResetPasswordPage() {
   return (
     <AuthCard title="Nova senha" description="Escolha uma nova senha para a sua conta." footer={backToLogin}>
       {linkError ? <InvalidLink detail={linkError} /> : null}
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <Field
           id="reset-password"
           label="Nova senha"

@@ -101,7 +101,7 @@ export function SignupPage() {
         </p>
       }
     >
-      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+      <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <Field id="signup-name" label="Nome" error={errors.name?.message}>
           <Input type="text" autoComplete="name" {...form.register('name')} />
         </Field>
