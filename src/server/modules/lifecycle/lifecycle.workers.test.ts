@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { asc, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectPostgres, type Database } from '../../db/client'
@@ -12,7 +11,7 @@ import { notifications, platformEvents } from '../../db/schema/lifecycle'
 import { ensurePixSettingsRow } from '../../db/seed'
 import { templateDatabaseName, testDatabaseUrl } from '../../test/database-url'
 import { withDatabase } from '../../test/global-setup'
-import { adminQuery } from '../../test/scripts'
+import { adminQuery, type ScriptRun, scriptEnv, startScript } from '../../test/scripts'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { readOutbox } from '../messaging/outbox'
 import { insertCustomer, insertPayment, insertSubscription, platformSecret, startPlatform } from './lifecycle-fixtures'
@@ -23,10 +22,7 @@ import { insertCustomer, insertPayment, insertSubscription, platformSecret, star
 // TEST_DATABASE_URL.
 
 const serverUrl = testDatabaseUrl()
-const root = fileURLToPath(new URL('../../../../', import.meta.url))
 const day = 86_400_000
-
-type Run = { code: number | null; stdout: string; stderr: string }
 
 describe.skipIf(!serverUrl)('lifecycle with several processes on one PostgreSQL', () => {
   let databaseUrl: string
@@ -63,11 +59,7 @@ describe.skipIf(!serverUrl)('lifecycle with several processes on one PostgreSQL'
   })
 
   function env(): NodeJS.ProcessEnv {
-    return {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TMPDIR: process.env.TMPDIR,
-      NODE_ENV: 'development',
+    return scriptEnv({
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       APP_URL: 'http://localhost:3000',
@@ -75,28 +67,15 @@ describe.skipIf(!serverUrl)('lifecycle with several processes on one PostgreSQL'
       LOG_LEVEL: 'warn',
       PLATFORM_WEBHOOK_URL: platform.url,
       PLATFORM_WEBHOOK_SECRET: platformSecret,
-    }
+    })
   }
 
-  function start(file: string): { child: ChildProcess; done: Promise<Run> } {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root, env: env() })
-    children.add(child)
-    let stdout = ''
-    let stderr = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
-    const done = new Promise<Run>((resolve, reject) => {
-      child.on('error', reject)
-      child.on('close', (code) => {
-        children.delete(child)
-        resolve({ code, stdout, stderr })
-      })
-    })
-    return { child, done }
+  /** `startScript` with this file's environment; the child is killed in afterAll if it is still running. */
+  function start(file: string): { child: ChildProcess; done: Promise<ScriptRun> } {
+    const run = startScript(file, [], env())
+    children.add(run.child)
+    run.child.on('close', () => children.delete(run.child))
+    return run
   }
 
   async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 90_000) {
