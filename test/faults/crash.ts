@@ -6,9 +6,8 @@
 // invariants hold. The Stripe and API Pix webhook rounds run the server against the fakes (fake-stripe-server.ts,
 // fake-psp.ts over mTLS): the PSP's callback is only a trigger to re-read the charge, so a callback answered 200
 // whose re-read the kill cut short is completed by the reconciliation pass (the billing tick), which is counted.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import path from 'node:path'
-import Stripe from 'stripe'
 import { pixTxidFor } from '../../src/domain/pix-txid'
 import { startFakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
 import { startFakePsp } from '../../src/server/test/fake-psp/fake-psp'
@@ -23,9 +22,12 @@ import {
   call,
   check,
   createCustomers,
+  insertDueRenewals,
   kill9,
   log,
+  paidCardSubscription,
   prepare,
+  printOutputs,
   short,
   signIn,
   sleep,
@@ -42,7 +44,7 @@ function e2eId(): string {
 const kinds = ['checkout', 'confirm', 'tick', 'stripe', 'pixhook', 'worker'] as const
 type Kind = (typeof kinds)[number]
 
-const day = 86_400
+const _day = 86_400
 
 export async function crashScenario(cluster: Cluster, dir: string): Promise<Record<string, string>> {
   const rounds = short ? kinds.length : 50
@@ -114,31 +116,7 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
 
   /** Five active PIX subscriptions (their period paid) whose renewal invoice is due now. */
   async function dueRenewals(tag: string): Promise<string[]> {
-    const customers = await createCustomers(pool, 5, tag)
-    const ids: string[] = []
-    for (const c of customers) {
-      const id = `sub_fault_${randomBytes(6).toString('hex')}`
-      ids.push(id)
-      await pool.query(
-        `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start, current_period_end, anchor_day)
-         values ($1, $2, 'plan_basic', 'active', 'pix', now() - interval '28 days', now() + interval '2 days',
-                 extract(day from now() - interval '28 days')::int)`,
-        [id, c.id],
-      )
-      // The period in force was paid (by PIX, with its endToEndId), as db:check requires of an active subscription.
-      await pool.query(
-        `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
-                               pix_reference, pix_end_to_end_id)
-         values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
-        [
-          `pay_fault_${randomBytes(6).toString('hex')}`,
-          id,
-          `ASS${randomBytes(11).toString('hex')}`,
-          `E${randomBytes(15).toString('hex')}F`,
-        ],
-      )
-    }
-    return ids
+    return insertDueRenewals(pool, await createCustomers(pool, 5, tag), 'fault')
   }
 
   async function renewalCounts(ids: string[]) {
@@ -271,68 +249,8 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
       } else if (kind === 'stripe') {
         // ---- Stripe webhook: invoice.paid of a new card subscription, the server killed while applying it ----
         const customer = (await createCustomers(pool, 1, `s${round}x`))[0]!
-        const subId = `sub_${randomUUID().replaceAll('-', '')}`
-        const invoiceId = `in_${randomUUID().replaceAll('-', '')}`
-        const t0 = Math.floor(Date.now() / 1000)
-        const period = { current_period_start: t0, current_period_end: t0 + 31 * day }
-        const metadata = { userId: customer.id, planId: 'plan_pro' }
-        stripe.subscriptions.set(subId, {
-          id: subId,
-          object: 'subscription',
-          customer: `cus_${customer.id}`,
-          status: 'active',
-          cancel_at_period_end: false,
-          created: t0,
-          metadata,
-          items: {
-            object: 'list',
-            data: [
-              {
-                id: `si_${subId}`,
-                object: 'subscription_item',
-                price: { id: 'price_1', product: 'prod_pro', unit_amount: 19900, currency: 'brl' },
-                ...period,
-              },
-            ],
-          },
-        })
-        const event = {
-          id: `evt_${randomUUID().replaceAll('-', '')}`,
-          object: 'event',
-          type: 'invoice.paid',
-          created: t0,
-          livemode: false,
-          api_version: '2026-10-28.endive',
-          data: {
-            object: {
-              id: invoiceId,
-              object: 'invoice',
-              customer: `cus_${customer.id}`,
-              currency: 'brl',
-              status: 'paid',
-              billing_reason: 'subscription_create',
-              amount_paid: 19900,
-              created: t0,
-              due_date: null,
-              hosted_invoice_url: `https://invoice.stripe.com/i/${invoiceId}`,
-              status_transitions: { paid_at: t0 },
-              parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
-              lines: {
-                object: 'list',
-                data: [{ id: `il_${invoiceId}`, amount: 19900, period: { start: t0, end: t0 + 31 * day } }],
-              },
-            },
-          },
-        }
-        const payload = JSON.stringify(event)
-        // Stripe signs each delivery anew.
-        const send = () =>
-          call(server.url, 'POST', '/api/webhooks/stripe', {
-            body: event,
-            headers: {
-              'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
-            },
-          })
+        const { subId, event, deliver } = paidCardSubscription(stripe, customer.id, webhookSecret)
+        const send = () => deliver(server.url)
         const first = await underKill(send, 800)
         if (first.status === 200) counts.answered2xxBeforeKill++
         else counts.killedBeforeAnswer++
@@ -411,8 +329,7 @@ export async function crashScenario(cluster: Cluster, dir: string): Promise<Reco
     )
     return Object.fromEntries(Object.entries({ rounds, ...counts }).map(([k, v]) => [k, String(v)]))
   } catch (error) {
-    console.error(`--- server (exit ${server.child.exitCode}):\n${server.output.slice(-25).join('\n')}`)
-    if (worker) console.error(`--- worker (exit ${worker.child.exitCode}):\n${worker.output.slice(-25).join('\n')}`)
+    printOutputs([server, worker], 25)
     throw error
   } finally {
     if (worker) await stopGracefully(worker)

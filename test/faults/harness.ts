@@ -4,13 +4,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { SMTPServer } from 'smtp-server'
+import Stripe from 'stripe'
 import { connectPostgres, type Database } from '../../src/server/db/client'
 import { checkInvariants } from '../../src/server/db/invariants'
 import { seedDemo } from '../../src/server/db/seed'
+import type { FakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
 
 export const root = path.resolve(import.meta.dirname, '../..')
 export const adminEmail = 'admin@falhas.example.com.br'
@@ -292,6 +295,121 @@ export async function createCustomers(
   return customers
 }
 
+/**
+ * One active PIX subscription per customer whose period in force was paid (by PIX, with its endToEndId, as db:check
+ * requires of an active subscription) and whose renewal invoice is due now: the period ends in two days.
+ */
+export async function insertDueRenewals(db: pg.Pool, customers: { id: string }[], tag: string): Promise<string[]> {
+  const ids: string[] = []
+  for (const c of customers) {
+    const id = `sub_${tag}_${randomBytes(6).toString('hex')}`
+    ids.push(id)
+    await db.query(
+      `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start, current_period_end, anchor_day)
+       values ($1, $2, 'plan_basic', 'active', 'pix', now() - interval '28 days', now() + interval '2 days',
+               extract(day from now() - interval '28 days')::int)`,
+      [id, c.id],
+    )
+    await db.query(
+      `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
+                             pix_reference, pix_end_to_end_id)
+       values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
+      [
+        `pay_${tag}_${randomBytes(6).toString('hex')}`,
+        id,
+        `ASS${randomBytes(11).toString('hex')}`,
+        `E${randomBytes(15).toString('hex')}F`,
+      ],
+    )
+  }
+  return ids
+}
+
+/** Renewal invoices of `ids` in all, and the `payment.renewal_invoice` audit entries of their payments. */
+export async function renewalTotals(db: pg.Pool, ids: string[]): Promise<{ n: number; audits: number }> {
+  const totals = await db.query<{ n: number; audits: number }>(
+    `select count(*)::int as n,
+            (select count(*)::int from audit_log where action = 'payment.renewal_invoice'
+              and entity_id in (select id from payments where subscription_id = any($1))) as audits
+     from payments where subscription_id = any($1) and type = 'renewal'`,
+    [ids],
+  )
+  return totals.rows[0] ?? { n: 0, audits: 0 }
+}
+
+/**
+ * A new card subscription (plan_pro, R$ 199,00, 31 days) of `customerId` put in the fake Stripe, and its first
+ * `invoice.paid` event; `deliver` posts the event to a server's webhook, signed anew each time as Stripe does.
+ */
+export function paidCardSubscription(stripe: FakeStripe, customerId: string, webhookSecret: string) {
+  const subId = `sub_${randomUUID().replaceAll('-', '')}`
+  const invoiceId = `in_${randomUUID().replaceAll('-', '')}`
+  const t0 = Math.floor(Date.now() / 1000)
+  const period = { current_period_start: t0, current_period_end: t0 + 31 * 86_400 }
+  const metadata = { userId: customerId, planId: 'plan_pro' }
+  stripe.subscriptions.set(subId, {
+    id: subId,
+    object: 'subscription',
+    customer: `cus_${customerId}`,
+    status: 'active',
+    cancel_at_period_end: false,
+    created: t0,
+    metadata,
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: `si_${subId}`,
+          object: 'subscription_item',
+          price: { id: 'price_1', product: 'prod_pro', unit_amount: 19900, currency: 'brl' },
+          ...period,
+        },
+      ],
+    },
+  })
+  const event = {
+    id: `evt_${randomUUID().replaceAll('-', '')}`,
+    object: 'event',
+    type: 'invoice.paid',
+    created: t0,
+    livemode: false,
+    api_version: '2026-10-28.endive',
+    data: {
+      object: {
+        id: invoiceId,
+        object: 'invoice',
+        customer: `cus_${customerId}`,
+        currency: 'brl',
+        status: 'paid',
+        billing_reason: 'subscription_create',
+        amount_paid: 19900,
+        created: t0,
+        due_date: null,
+        hosted_invoice_url: `https://invoice.stripe.com/i/${invoiceId}`,
+        status_transitions: { paid_at: t0 },
+        parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
+        lines: {
+          object: 'list',
+          data: [{ id: `il_${invoiceId}`, amount: 19900, period: { start: t0, end: t0 + 31 * 86_400 } }],
+        },
+      },
+    },
+  }
+  const payload = JSON.stringify(event)
+  const deliver = (base: string) =>
+    call(base, 'POST', '/api/webhooks/stripe', {
+      body: event,
+      headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) },
+    })
+  return { subId, invoiceId, event, deliver }
+}
+
+/** The last lines each process printed, after a scenario failed. */
+export function printOutputs(processes: (AppProcess | undefined)[], lines: number): void {
+  for (const p of processes)
+    if (p) console.error(`--- ${p.kind} (exit ${p.child.exitCode}):\n${p.output.slice(-lines).join('\n')}`)
+}
+
 export type Answer = { at: number; ms: number; method: string; path: string; status: number; body: unknown }
 
 /** fetch with a deadline; status 0 = no answer (connection refused, reset or the deadline). */
@@ -378,3 +496,53 @@ export function check(condition: unknown, message: string): asserts condition {
 }
 
 export const short = process.argv.includes('--short') || process.env.FAULTS_SHORT === '1'
+
+export type SmtpMode = 'ok' | 'hang' | 'refuse'
+
+/** An SMTP server on one loopback port that can accept mail, accept connections and never greet, or be gone. */
+export async function startSmtp() {
+  const port = await freePort()
+  const received: { to: string[] }[] = []
+  let current: { close(done: () => void): void } | null = null
+  const listen = (server: Server | SMTPServer) =>
+    new Promise<void>((resolve, reject) => {
+      const net = server instanceof SMTPServer ? server.server : server
+      net.once('error', reject)
+      server.listen(port, '127.0.0.1', () => resolve())
+    })
+  const sockets = new Set<import('node:net').Socket>()
+  async function mode(next: SmtpMode) {
+    if (current) {
+      for (const socket of sockets) socket.destroy()
+      sockets.clear()
+      const closing = current
+      await new Promise<void>((resolve) => closing.close(() => resolve()))
+      current = null
+    }
+    if (next === 'ok') {
+      const smtp = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        logger: false,
+        onData(stream, session, callback) {
+          stream.on('data', () => {})
+          stream.on('end', () => {
+            received.push({ to: session.envelope.rcptTo.map((r) => r.address) })
+            callback()
+          })
+        },
+      })
+      await listen(smtp)
+      current = smtp
+    } else if (next === 'hang') {
+      // Accepts the connection and never sends the 220 greeting.
+      const silent = createServer((socket) => {
+        sockets.add(socket)
+        socket.on('error', () => {})
+      })
+      await listen(silent)
+      current = silent
+    }
+  }
+  return { url: `smtp://127.0.0.1:${port}`, received, mode, close: () => mode('refuse') }
+}

@@ -6,80 +6,32 @@
 // the retry once the provider is back makes no duplicate (one code, one Stripe session key, one PSP charge), and an
 // e-mail that failed is retried by a later pass and sent once.
 import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:net'
 import path from 'node:path'
-import { SMTPServer } from 'smtp-server'
 import { pixTxidFor } from '../../src/domain/pix-txid'
 import { startFakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
 import { startFakeGraph } from '../../src/server/test/fake-graph/fake-graph'
 import { startFakePsp } from '../../src/server/test/fake-psp/fake-psp'
 import {
+  type Answer,
   type AppProcess,
   assertInvariants,
   baseEnv,
   billingTick,
   type Cluster,
+  type Customer,
   call,
   check,
   createCustomers,
-  freePort,
+  insertDueRenewals,
   log,
   prepare,
+  printOutputs,
   short,
   signIn,
   startProcess,
+  startSmtp,
   stopGracefully,
 } from './harness'
-
-type SmtpMode = 'ok' | 'hang' | 'refuse'
-
-/** An SMTP server on one loopback port that can accept mail, accept connections and never greet, or be gone. */
-async function startSmtp() {
-  const port = await freePort()
-  const received: { to: string[] }[] = []
-  let current: { close(done: () => void): void } | null = null
-  const listen = (server: Server | SMTPServer) =>
-    new Promise<void>((resolve, reject) => {
-      const net = server instanceof SMTPServer ? server.server : server
-      net.once('error', reject)
-      server.listen(port, '127.0.0.1', () => resolve())
-    })
-  const sockets = new Set<import('node:net').Socket>()
-  async function mode(next: SmtpMode) {
-    if (current) {
-      for (const socket of sockets) socket.destroy()
-      sockets.clear()
-      const closing = current
-      await new Promise<void>((resolve) => closing.close(() => resolve()))
-      current = null
-    }
-    if (next === 'ok') {
-      const smtp = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        logger: false,
-        onData(stream, session, callback) {
-          stream.on('data', () => {})
-          stream.on('end', () => {
-            received.push({ to: session.envelope.rcptTo.map((r) => r.address) })
-            callback()
-          })
-        },
-      })
-      await listen(smtp)
-      current = smtp
-    } else if (next === 'hang') {
-      // Accepts the connection and never sends the 220 greeting.
-      const silent = createServer((socket) => {
-        sockets.add(socket)
-        socket.on('error', () => {})
-      })
-      await listen(silent)
-      current = silent
-    }
-  }
-  return { url: `smtp://127.0.0.1:${port}`, received, mode, close: () => mode('refuse') }
-}
 
 const portuguese = /[ãõçáéíóúâê]|não|tente|indisponível|erro/i
 
@@ -104,6 +56,23 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
   })
   let server: AppProcess | undefined
   const figures: Record<string, string> = {}
+  /** Records the first answer's time and status, which must come within 10 s. */
+  const timed = (name: string, first: Answer) => {
+    figures[`${name}_ms`] = first.ms.toFixed(0)
+    figures[`${name}_status`] = String(first.status)
+    check(first.ms < 10_000, `${name}: answered after ${first.ms.toFixed(0)} ms`)
+  }
+  /** Signs `customer` in and gives the checkout request (`checkoutPath`, plan_pro) to send and to retry. */
+  const checkoutAs = async (customer: Customer, checkoutPath: string) => {
+    await signIn(server!.url, customer)
+    return () =>
+      call(server!.url, 'POST', checkoutPath, {
+        body: { plan_id: 'plan_pro' },
+        cookie: customer.cookie,
+        ip: customer.ip,
+        timeoutMs: 30_000,
+      })
+  }
   try {
     server = await startProcess('server', env)
     const faults: [string, () => void, boolean][] = [
@@ -122,9 +91,7 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
       const ip = `10.99.0.${n}`
       arm()
       const first = await call(server.url, 'POST', '/api/whatsapp/send-code', { body: { phone_number: phone }, ip })
-      figures[`${name}_ms`] = first.ms.toFixed(0)
-      figures[`${name}_status`] = String(first.status)
-      check(first.ms < 10_000, `${name}: answered after ${first.ms.toFixed(0)} ms`)
+      timed(name, first)
       const sent = () => graph.calls.filter((c) => c.id && c.body.to === phone).length
       if (succeeds) {
         check(first.status === 200, `${name}: ${first.status} ${JSON.stringify(first.body)}`)
@@ -172,19 +139,10 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
     const cardCustomers = await createCustomers(pool, cardFaults.length, `card${randomBytes(2).toString('hex')}`)
     for (const [i, [name, arm, succeeds]] of cardFaults.entries()) {
       const customer = cardCustomers[i]!
-      await signIn(server.url, customer)
-      const send = () =>
-        call(server!.url, 'POST', '/api/checkout/card', {
-          body: { plan_id: 'plan_pro' },
-          cookie: customer.cookie,
-          ip: customer.ip,
-          timeoutMs: 30_000,
-        })
+      const send = await checkoutAs(customer, '/api/checkout/card')
       arm()
       const first = await send()
-      figures[`${name}_ms`] = first.ms.toFixed(0)
-      figures[`${name}_status`] = String(first.status)
-      check(first.ms < 10_000, `${name}: answered after ${first.ms.toFixed(0)} ms`)
+      timed(name, first)
       const sessions = () =>
         stripe.requests.filter(
           (r) => r.path === '/v1/checkout/sessions' && (r.body.metadata as { userId?: string })?.userId === customer.id,
@@ -224,20 +182,11 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
     const pixCustomers = await createCustomers(pool, pixFaults.length, `pix${randomBytes(2).toString('hex')}`)
     for (const [i, [name, arm, outcome]] of pixFaults.entries()) {
       const customer = pixCustomers[i]!
-      await signIn(server.url, customer)
-      const send = () =>
-        call(server!.url, 'POST', '/api/checkout/pix', {
-          body: { plan_id: 'plan_pro' },
-          cookie: customer.cookie,
-          ip: customer.ip,
-          timeoutMs: 30_000,
-        })
+      const send = await checkoutAs(customer, '/api/checkout/pix')
       arm()
       const first = await send()
       psp.controls.clearFailures()
-      figures[`${name}_ms`] = first.ms.toFixed(0)
-      figures[`${name}_status`] = String(first.status)
-      check(first.ms < 10_000, `${name}: answered after ${first.ms.toFixed(0)} ms`)
+      timed(name, first)
       check(first.status === 200, `${name}: ${first.status} ${JSON.stringify(first.body)}`)
       const result = first.body as { payment: { id: string } }
       const txid = pixTxidFor(result.payment.id)
@@ -285,24 +234,7 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
     // The short (CI) run drives the harder of the two, the server that never greets.
     for (const mode of short ? (['hang'] as const) : (['refuse', 'hang'] as const)) {
       const [customer] = await createCustomers(pool, 1, `mail${mode}${randomBytes(2).toString('hex')}`)
-      const subscriptionId = `sub_mail_${randomBytes(6).toString('hex')}`
-      await pool.query(
-        `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start, current_period_end, anchor_day)
-         values ($1, $2, 'plan_basic', 'active', 'pix', now() - interval '28 days', now() + interval '2 days',
-                 extract(day from now() - interval '28 days')::int)`,
-        [subscriptionId, customer!.id],
-      )
-      await pool.query(
-        `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
-                               pix_reference, pix_end_to_end_id)
-         values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
-        [
-          `pay_mail_${randomBytes(6).toString('hex')}`,
-          subscriptionId,
-          `ASS${randomBytes(11).toString('hex')}`,
-          `E${randomBytes(15).toString('hex')}F`,
-        ],
-      )
+      await insertDueRenewals(pool, [customer!], 'mail')
       await smtp.mode(mode)
       const started = Date.now()
       check((await billingTick(env).done) === 0, `smtp_${mode}: the billing tick failed`)
@@ -340,7 +272,7 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
     await assertInvariants(database.db, 'providers')
     return figures
   } catch (error) {
-    if (server) console.error(`--- server (exit ${server.child.exitCode}):\n${server.output.slice(-25).join('\n')}`)
+    printOutputs([server], 25)
     throw error
   } finally {
     if (server) await stopGracefully(server)

@@ -1,28 +1,27 @@
-// Two servers and two workers on one PostgreSQL: a per-IP rate limit counts hits on both instances, a verification
-// code sent through one instance is accepted by the other, renewals due while two workers run are issued once, a
-// Stripe webhook delivered to both instances at once applies once, a crash round (kill -9 of one server during a PIX
-// checkout and the retry through the other; kill -9 of one worker mid-pass while the other runs) gives one invoice
-// and one renewal each, and a PostgreSQL outage is answered 503 by both servers and survived by all four processes.
-import { randomBytes, randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import Stripe from 'stripe'
 import { startFakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
 import {
   type Answer,
   type AppProcess,
   assertInvariants,
   baseEnv,
+  billingTick,
   type Cluster,
   call,
   check,
   createCustomers,
+  insertDueRenewals,
   kill9,
   log,
+  paidCardSubscription,
   prepare,
+  printOutputs,
+  renewalTotals,
   signIn,
   sleep,
   startProcess,
+  startSmtp,
   stopGracefully,
 } from './harness'
 
@@ -31,12 +30,15 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
   const pool = database.pool!
   const dataDir = path.join(dir, 'two')
   const stripe = await startFakeStripe()
+  const smtp = await startSmtp()
+  await smtp.mode('ok')
   const webhookSecret = 'whsec_two'
   const env = baseEnv(cluster, dataDir, {
     RUN_JOBS: 'false',
     STRIPE_SECRET_KEY: 'sk_test_x',
     STRIPE_WEBHOOK_SECRET: webhookSecret,
     STRIPE_API_URL: stripe.url,
+    SMTP_URL: smtp.url,
   })
   const processes: AppProcess[] = []
   try {
@@ -88,29 +90,7 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
 
     // Jobs: renewals due before two workers start (each queues a tick at start): one invoice per subscription.
     const customers = await createCustomers(pool, 6, 'two')
-    const ids: string[] = []
-    for (const c of customers) {
-      const id = `sub_two_${randomBytes(6).toString('hex')}`
-      ids.push(id)
-      await pool.query(
-        `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start, current_period_end, anchor_day)
-         values ($1, $2, 'plan_basic', 'active', 'pix', now() - interval '28 days', now() + interval '2 days',
-                 extract(day from now() - interval '28 days')::int)`,
-        [id, c.id],
-      )
-      // The period in force was paid, as db:check requires of an active subscription.
-      await pool.query(
-        `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
-                               pix_reference, pix_end_to_end_id)
-         values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
-        [
-          `pay_two_${randomBytes(6).toString('hex')}`,
-          id,
-          `ASS${randomBytes(11).toString('hex')}`,
-          `E${randomBytes(15).toString('hex')}F`,
-        ],
-      )
-    }
+    const ids = await insertDueRenewals(pool, customers, 'two')
     processes.push(await startProcess('worker', env), await startProcess('worker', env))
     let renewals = 0
     const deadline = Date.now() + 60_000
@@ -123,81 +103,17 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
       await sleep(500)
     }
     await sleep(5000) // the other worker's tick, if any, has had its chance
-    const final = await pool.query<{ n: number; audits: number }>(
-      `select count(*)::int as n,
-              (select count(*)::int from audit_log where action = 'payment.renewal_invoice'
-                and entity_id in (select id from payments where subscription_id = any($1))) as audits
-       from payments where subscription_id = any($1) and type = 'renewal'`,
-      [ids],
-    )
+    const final = await renewalTotals(pool, ids)
     check(
-      final.rows[0]?.n === ids.length && final.rows[0]?.audits === ids.length,
-      `two workers: ${JSON.stringify(final.rows[0])} renewals/audits for ${ids.length} subscriptions`,
+      final.n === ids.length && final.audits === ids.length,
+      `two workers: ${JSON.stringify(final)} renewals/audits for ${ids.length} subscriptions`,
     )
     await assertInvariants(database.db, 'two instances: limits, codes, jobs')
 
     // ---- Webhook: one signed Stripe event delivered to both instances at once applies once ----
     const [cardCustomer] = await createCustomers(pool, 1, 'twocard')
-    const subId = `sub_${randomUUID().replaceAll('-', '')}`
-    const invoiceId = `in_${randomUUID().replaceAll('-', '')}`
-    const t0 = Math.floor(Date.now() / 1000)
-    const metadata = { userId: cardCustomer!.id, planId: 'plan_pro' }
-    stripe.subscriptions.set(subId, {
-      id: subId,
-      object: 'subscription',
-      customer: `cus_${cardCustomer!.id}`,
-      status: 'active',
-      cancel_at_period_end: false,
-      created: t0,
-      metadata,
-      items: {
-        object: 'list',
-        data: [
-          {
-            id: `si_${subId}`,
-            object: 'subscription_item',
-            price: { id: 'price_1', product: 'prod_pro', unit_amount: 19900, currency: 'brl' },
-            current_period_start: t0,
-            current_period_end: t0 + 31 * 86_400,
-          },
-        ],
-      },
-    })
-    const event = {
-      id: `evt_${randomUUID().replaceAll('-', '')}`,
-      object: 'event',
-      type: 'invoice.paid',
-      created: t0,
-      livemode: false,
-      api_version: '2026-10-28.endive',
-      data: {
-        object: {
-          id: invoiceId,
-          object: 'invoice',
-          customer: `cus_${cardCustomer!.id}`,
-          currency: 'brl',
-          status: 'paid',
-          billing_reason: 'subscription_create',
-          amount_paid: 19900,
-          created: t0,
-          due_date: null,
-          hosted_invoice_url: `https://invoice.stripe.com/i/${invoiceId}`,
-          status_transitions: { paid_at: t0 },
-          parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata } },
-          lines: {
-            object: 'list',
-            data: [{ id: `il_${invoiceId}`, amount: 19900, period: { start: t0, end: t0 + 31 * 86_400 } }],
-          },
-        },
-      },
-    }
-    const payload = JSON.stringify(event)
-    const deliver = (to: AppProcess) =>
-      call(to.url, 'POST', '/api/webhooks/stripe', {
-        body: event,
-        headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) },
-      })
-    const both = await Promise.all([deliver(a), deliver(b)])
+    const { subId, deliver } = paidCardSubscription(stripe, cardCustomer!.id, webhookSecret)
+    const both = await Promise.all([deliver(a.url), deliver(b.url)])
     const results = both.map((r) => `${r.status}:${(r.body as { result?: string }).result}`).sort()
     check(
       results.join(',') === '200:duplicate,200:processed',
@@ -245,28 +161,7 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
 
     // ---- Crash round: one worker killed mid-pass while the other runs; the killed one restarted ----
     const dueCustomers = await createCustomers(pool, 5, 'twokill')
-    const dueIds: string[] = []
-    for (const c of dueCustomers) {
-      const id = `sub_twok_${randomBytes(6).toString('hex')}`
-      dueIds.push(id)
-      await pool.query(
-        `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start, current_period_end, anchor_day)
-         values ($1, $2, 'plan_basic', 'active', 'pix', now() - interval '28 days', now() + interval '2 days',
-                 extract(day from now() - interval '28 days')::int)`,
-        [id, c.id],
-      )
-      await pool.query(
-        `insert into payments (id, subscription_id, amount_cents, status, payment_method, type, due_date, paid_at,
-                               pix_reference, pix_end_to_end_id)
-         values ($1, $2, 9900, 'paid', 'pix', 'new', now() - interval '28 days', now() - interval '28 days', $3, $4)`,
-        [
-          `pay_twok_${randomBytes(6).toString('hex')}`,
-          id,
-          `ASS${randomBytes(11).toString('hex')}`,
-          `E${randomBytes(15).toString('hex')}F`,
-        ],
-      )
-    }
+    const dueIds = await insertDueRenewals(pool, dueCustomers, 'twok')
     const workerIndex = processes.findIndex((p) => p.kind === 'worker')
     const doomed = processes[workerIndex]!
     await kill9(doomed)
@@ -286,18 +181,48 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
       await sleep(300)
     }
     await sleep(2000)
-    const once = await pool.query<{ n: number; audits: number }>(
-      `select count(*)::int as n,
-              (select count(*)::int from audit_log where action = 'payment.renewal_invoice'
-                and entity_id in (select id from payments where subscription_id = any($1) and type = 'renewal')) as audits
-       from payments where subscription_id = any($1) and type = 'renewal'`,
-      [dueIds],
-    )
+    const once = await renewalTotals(pool, dueIds)
     check(
-      once.rows[0]?.n === dueIds.length && once.rows[0]?.audits === dueIds.length,
-      `worker killed beside another: ${JSON.stringify(once.rows[0])} renewals/audits for ${dueIds.length}`,
+      once.n === dueIds.length && once.audits === dueIds.length,
+      `worker killed beside another: ${JSON.stringify(once)} renewals/audits for ${dueIds.length}`,
     )
     await assertInvariants(database.db, 'two instances: webhook and crash rounds')
+
+    // ---- Provider: the SMTP server refuses while two workers and two billing ticks send; each e-mail sent once ----
+    const [mailed] = await createCustomers(pool, 1, 'twomail')
+    await smtp.mode('refuse')
+    await insertDueRenewals(pool, [mailed!], 'twom')
+    const ticks = async () => {
+      const codes = await Promise.all([billingTick(env).done, billingTick(env).done])
+      check(
+        codes.every((c) => c === 0),
+        `two billing ticks at once: exit codes ${codes.join(',')}`,
+      )
+    }
+    const mails = () =>
+      pool.query<{ id: string; status: string; attempts: number }>(
+        `select id, status, attempts from notifications where user_id = $1 and channel = 'email'`,
+        [mailed!.id],
+      )
+    await ticks()
+    const failedMails = (await mails()).rows
+    check(
+      failedMails.length > 0 && failedMails.every((m) => m.status === 'pending' && m.attempts >= 1),
+      `SMTP refusing on two instances: ${JSON.stringify(failedMails)}`,
+    )
+    await smtp.mode('ok')
+    await pool.query(`update notifications set next_attempt_at = now() where user_id = $1 and channel = 'email'`, [
+      mailed!.id,
+    ])
+    await ticks()
+    await ticks()
+    const sentMails = (await mails()).rows
+    const arrived = smtp.received.filter((m) => m.to.includes(mailed!.email)).length
+    check(
+      sentMails.every((m) => m.status === 'sent') && arrived === sentMails.length,
+      `SMTP back on two instances: ${arrived} e-mails arrived for ${JSON.stringify(sentMails)}`,
+    )
+    await assertInvariants(database.db, 'two instances: SMTP refusing')
 
     // ---- Outage: PostgreSQL stopped 8 s under light load on both servers ----
     const servers2 = processes.filter((p) => p.kind === 'server')
@@ -338,9 +263,10 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
     await assertInvariants(database.db, 'two instances: outage')
     const figures = {
       send_code_statuses: statuses.join('/'),
-      renewals: String(final.rows[0]?.n),
+      renewals: String(final.n),
       stripe_event_on_both: results.join('+'),
       checkout_killed_answer: String(firstAnswer.status),
+      emails_retried_sent_once: `${failedMails.length}/${arrived}`,
       outage_answers: String(during.length),
       outage_503: String(during.filter((x) => x.status === 503).length),
       recovered_ms: recovered.join('/'),
@@ -348,12 +274,12 @@ export async function twoScenario(cluster: Cluster, dir: string): Promise<Record
     log(`two: ${JSON.stringify(figures)}`)
     return figures
   } catch (error) {
-    for (const p of processes)
-      console.error(`--- ${p.kind} (exit ${p.child.exitCode}):\n${p.output.slice(-15).join('\n')}`)
+    printOutputs(processes, 15)
     throw error
   } finally {
     for (const p of processes) await stopGracefully(p)
     await database.close()
     await stripe.close()
+    await smtp.close()
   }
 }
