@@ -3,7 +3,8 @@
 // them and the overdue and notification passes have their share. Runs the renewal, overdue and notification passes
 // (as the billing tick does, until nothing is left) and meanwhile a customer reads their subscriptions from the
 // compiled server at 4 connections: prints how long the passes took and that customer's p99.
-// Standalone: `npm run bench:passes` (BENCH_DATABASE_URL: the seeded load database; `<name>_passes` is its copy).
+// Standalone: `npm run bench:passes` (BENCH_DATABASE_URL: the seeded load database; `<name>_passes` is its copy, or
+// BENCH_PASSES_COPY; BENCH_PASSES_VERBOSE=1 prints each pass's time per round).
 import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -54,7 +55,7 @@ async function applyMissingMigrations(client: pg.Client): Promise<void> {
 /** A fresh `<name>_passes` copied from the load database, every subscription in force made a PIX one. */
 async function preparedCopy(url: string): Promise<{ url: string; subscriptions: number }> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1))
-  const copy = `${name}_passes`
+  const copy = process.env.BENCH_PASSES_COPY?.trim() || `${name}_passes`
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') })
   await admin.connect()
   try {
@@ -126,7 +127,14 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
     const reads = customerReads(base, session.cookie, () => stopReading)
     const started = performance.now()
     while ((performance.now() - started) / 1000 < limitS) {
-      const report = await runPasses(deps, passes)
+      const report: Record<string, number> = {}
+      const times: string[] = []
+      for (const pass of passes) {
+        const passStarted = performance.now()
+        Object.assign(report, await runPasses(deps, [pass]))
+        times.push(`${pass[0]} ${report[pass[0]]} in ${((performance.now() - passStarted) / 1000).toFixed(1)} s`)
+      }
+      if (process.env.BENCH_PASSES_VERBOSE) console.log(times.join(', '))
       for (const [name, n] of Object.entries(report)) totals[name] = (totals[name] ?? 0) + n
       if (Object.values(report).every((n) => n === 0)) {
         finished = true

@@ -91,7 +91,7 @@ async function main(): Promise<number> {
     const loadBroken =
       process.env.BENCH_LOAD === '0'
         ? []
-        : reportLoad(await loadBenchmark(), '200 clientes por 60 s (abrir planos, entrar, painel, PIX, confirmação)')
+        : reportLoad(await loadBenchmark(), 'planos, uma entrada, painel, PIX pago pelo PSP, navegação')
     if (loadBroken.length > 0) console.error(`\nCarga fora do alvo: ${loadBroken.join(', ')}`)
 
     const slow = [...lists, ...home.results].filter((r) => r.p95 > listTargetMs)

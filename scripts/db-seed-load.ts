@@ -92,7 +92,7 @@ export async function seedLoadData(client: pg.ClientBase, options: SeedLoadOptio
               2,
               t.at, t.at
          from generate_series(1, $1::int) g
-        cross join lateral (select now() - interval '1 minute' - ($1::int - g) * interval '13 minutes' as at) t`,
+        cross join lateral (select date_trunc('milliseconds', now()) - interval '1 minute' - ($1::int - g) * interval '13 minutes' as at) t`,
       [users, firstNames, lastNames, businesses],
     )
 
@@ -116,16 +116,16 @@ export async function seedLoadData(client: pg.ClientBase, options: SeedLoadOptio
          from generate_series(1, $2::int) g
         cross join lateral (select (g - 1) % $1::int + 1 as u) k
         cross join lateral (
-              select least(now() - interval '1 minute' - ($1::int - k.u) * interval '13 minutes'
+              select least(date_trunc('milliseconds', now()) - interval '1 minute' - ($1::int - k.u) * interval '13 minutes'
                              + case when g > $1::int then interval '20 days' else interval '5 minutes' end,
-                           now() - interval '30 seconds') as at) c
+                           date_trunc('milliseconds', now()) - interval '30 seconds') as at) c
         cross join lateral (
               select case when g % 100 < 60 then 'active' when g % 100 < 65 then 'trialing'
                           when g % 100 < 85 then 'canceled' when g % 100 < 93 then 'past_due'
                           else 'pending_pix' end as status) st
         cross join lateral (
               select case when st.status in ('active', 'trialing', 'pending_pix')
-                          then greatest(c.at, now() - (g % 28) * interval '1 day')
+                          then greatest(c.at, date_trunc('milliseconds', now()) - (g % 28) * interval '1 day')
                           else c.at end as start_at) p`,
       [users, subscriptions, loadPlans],
     )
@@ -155,7 +155,7 @@ export async function seedLoadData(client: pg.ClientBase, options: SeedLoadOptio
         cross join generate_series(0, 4) k
         cross join lateral (
               select (g - 1) * 5 + k + 1 as n,
-                     s.created_at + (now() - s.created_at) * k / 5.0 as at,
+                     date_trunc('milliseconds', s.created_at + (date_trunc('milliseconds', now()) - s.created_at) * k / 5.0) as at,
                      case when k = 0 then 'new' when k = 2 and g % 50 = 0 then 'upgrade' else 'renewal' end as type,
                      case when k = 4 and s.status = 'active' then 'paid'
                           when k = 4 and s.status = 'pending_pix' then 'pending_pix'
@@ -186,8 +186,11 @@ export async function seedLoadDatabase(database: Database, options: SeedLoadOpti
   await seedDemo(database.db)
   const client = await database.pool.connect()
   try {
+    // Three INSERT … SELECT of up to a million rows and their VACUUM outlast the pool's statement timeout.
+    await client.query('set statement_timeout = 0')
     return await seedLoadData(client, options)
   } finally {
+    await client.query('reset statement_timeout').catch(() => {})
     client.release()
   }
 }

@@ -62,35 +62,30 @@ async function cancel(
   const mine = items.filter((i) => held.has(i.subscription.id))
   if (mine.length === 0) return []
   const ids = mine.map((i) => i.subscription.id)
-  const updated = new Map(
-    (
-      await cancelSubscriptions(
-        tx,
-        mine.map((i) => ({ id: i.subscription.id, canceledAt: i.canceledAt })),
-        now,
-      )
-    ).map((s) => [s.id, s]),
-  )
   const voided = await voidOpenPaymentsOf(tx, ids, [...openPaymentStatuses], now)
   await auditMany(
     tx,
     actor,
-    mine.map(({ subscription }) => {
-      const after = updated.get(subscription.id)
-      return {
-        action: `subscription.canceled_${reason}`,
-        entity: 'subscription',
-        entityId: subscription.id,
-        before: snapshot(subscription),
-        after: {
-          ...(after ? snapshot(after) : {}),
-          voidedPaymentIds: voided.filter((p) => p.subscriptionId === subscription.id).map((p) => p.id),
-          by: 'billing',
-        },
-      }
-    }),
+    mine.map(({ subscription, canceledAt }) => ({
+      action: `subscription.canceled_${reason}`,
+      entity: 'subscription',
+      entityId: subscription.id,
+      before: snapshot(subscription),
+      after: {
+        ...snapshot({ ...subscription, status: 'canceled', canceledAt }),
+        voidedPaymentIds: voided.filter((p) => p.subscriptionId === subscription.id).map((p) => p.id),
+        by: 'billing',
+      },
+    })),
   )
   await enqueueMany(tx, now, await renderCanceledMany(tx, deps, ids, reason))
+  // Last, just before the commit: the statement triggers' subscription_counts rows stay locked from here on, and a
+  // customer's checkout or cancel (or another worker's batch) waits on them.
+  await cancelSubscriptions(
+    tx,
+    mine.map((i) => ({ id: i.subscription.id, canceledAt: i.canceledAt })),
+    now,
+  )
   return ids
 }
 
@@ -133,22 +128,20 @@ export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassR
     ),
     async (tx, batch) => {
       const ids = batch.map((s) => s.id)
-      const updated = new Map((await setSubscriptionStatus(tx, ids, 'past_due', now)).map((s) => [s.id, s]))
       await auditMany(
         tx,
         actor,
-        batch.map((subscription) => {
-          const after = updated.get(subscription.id)
-          return {
-            action: 'subscription.past_due',
-            entity: 'subscription',
-            entityId: subscription.id,
-            before: snapshot(subscription),
-            after: { ...(after ? snapshot(after) : {}), by: 'billing' },
-          }
-        }),
+        batch.map((subscription) => ({
+          action: 'subscription.past_due',
+          entity: 'subscription',
+          entityId: subscription.id,
+          before: snapshot(subscription),
+          after: { ...snapshot({ ...subscription, status: 'past_due' }), by: 'billing' },
+        })),
       )
       await enqueueMany(tx, now, await renderOverdueMany(tx, deps, ids))
+      // Last, just before the commit (the subscription_counts rows its trigger locks; see cancel).
+      await setSubscriptionStatus(tx, ids, 'past_due', now)
       return ids
     },
   )
