@@ -1,7 +1,7 @@
 // The API bench's yardstick (bench/api.bench.ts): a bare `node:http` + `pg` server answering the four benchmarked
 // calls with the same SQL the app runs and the same JSON shapes, and no framework, validation, logging, security
-// headers or cache. It authenticates the same signed session cookie by SQL (one query, session joined with its
-// user), so the comparison with the app is fair. Like the app, it runs every statement as a named prepared statement
+// headers or cache. It authenticates the same signed session cookie by SQL (session joined with its user; for the
+// two lists in the same statement as the page, as the app does), so the comparison with the app is fair. Like the app, it runs every statement as a named prepared statement
 // (parsed and planned once per connection). Not part of the product: `npm run bench` starts it in its own process.
 // Env: DATABASE_URL, PORT, AUTH_SECRET.
 import { createHmac, timingSafeEqual } from 'node:crypto'
@@ -71,80 +71,97 @@ const plan = (r: Row) => ({
   active: r.active,
 })
 
-async function subscriptionsOf(userId: unknown) {
-  const [list, counted] = await Promise.all([
-    pool.query({
-      name: 'my_subscriptions',
-      text: `select s.*, p.id as p_id, p.name as p_name, p.price_cents as p_price, p.box_quantity as p_box,
-         p.agent_quantity as p_agents, p.description as p_description, p.features as p_features
-       from subscriptions s join plans p on p.id = s.plan_id where s.user_id = $1
-       order by s.created_at desc, s.id desc limit $2 offset $3`,
-      values: [userId, 20, 0],
-    }),
-    pool.query({
-      name: 'my_subscriptions_count',
-      text: 'select count(*)::int as n from subscriptions where user_id = $1',
-      values: [userId],
-    }),
-  ])
+// The customer lists come like the app's (customer-lists.ts, `…WithSession`): one statement with the session row and
+// its user, the page (only the columns shown) and the total as a window count.
+const sessionColumns = `s.id as session_id, s.expires_at, s.created_at as session_created_at, u.id as u_id, u.name,
+  u.email, u.created_at as u_created_at, u.company_name, u.whatsapp_number, u.role_id, u.two_factor_enabled`
+
+/** The token's rows, or null when the session is unknown or expired (the app would refuse it as well). */
+async function withSession(req: http.IncomingMessage, name: string, text: string): Promise<Row[] | null> {
+  const token = tokenFrom(req.headers.cookie)
+  if (!token) return null
+  const { rows } = await pool.query({ name, text, values: [token, 20, 0] })
+  const first = rows[0] as Row | undefined
+  if (!first || (first.expires_at as Date) <= new Date()) return null
+  return rows as Row[]
+}
+
+async function subscriptionsOf(req: http.IncomingMessage) {
+  const rows = await withSession(
+    req,
+    'my_subscriptions_session',
+    `select ${sessionColumns}, sub.id, sub.user_id, sub.plan_id, sub.status, sub.billing_method,
+       sub.current_period_start, sub.current_period_end, sub.cancel_at_period_end, sub.canceled_at, sub.created_at,
+       p.id as p_id, p.name as p_name, p.price_cents as p_price, p.box_quantity as p_box,
+       p.agent_quantity as p_agents, count(sub.id) over () as total
+     from sessions s join profiles u on u.id = s.user_id
+       left join subscriptions sub on sub.user_id = s.user_id left join plans p on p.id = sub.plan_id
+     where s.token = $1 order by sub.created_at desc nulls last, sub.id desc nulls last limit $2 offset $3`,
+  )
+  if (!rows) return null
   return {
-    items: list.rows.map((r: Row) => ({
-      id: r.id,
-      userId: r.user_id,
-      planId: r.plan_id,
-      plan: { id: r.p_id, name: r.p_name, priceCents: r.p_price, boxQuantity: r.p_box, agentQuantity: r.p_agents },
-      status: r.status,
-      billingMethod: r.billing_method,
-      currentPeriodStart: iso(r.current_period_start),
-      currentPeriodEnd: iso(r.current_period_end),
-      cancelAtPeriodEnd: r.cancel_at_period_end,
-      canceledAt: iso(r.canceled_at),
-      createdAt: iso(r.created_at),
-    })),
-    total: counted.rows[0]?.n ?? 0,
+    items: rows
+      .filter((r) => r.id !== null)
+      .map((r: Row) => ({
+        id: r.id,
+        userId: r.user_id,
+        planId: r.plan_id,
+        plan: { id: r.p_id, name: r.p_name, priceCents: r.p_price, boxQuantity: r.p_box, agentQuantity: r.p_agents },
+        status: r.status,
+        billingMethod: r.billing_method,
+        currentPeriodStart: iso(r.current_period_start),
+        currentPeriodEnd: iso(r.current_period_end),
+        cancelAtPeriodEnd: r.cancel_at_period_end,
+        canceledAt: iso(r.canceled_at),
+        createdAt: iso(r.created_at),
+      })),
+    total: rows[0]?.total ?? 0,
     page: 1,
     pageSize: 20,
   }
 }
 
-async function paymentsOf(userId: unknown) {
+async function paymentsOf(req: http.IncomingMessage) {
   // The refunded sum of each payment comes in the same statement (a correlated sum over pix_refunds), as in the app.
-  const [list, counted] = await Promise.all([
-    pool.query({
-      name: 'my_payments',
-      text: `select pa.*, p.id as p_id, p.name as p_name, p.price_cents as p_price,
-         (select sum(r.amount_cents) from pix_refunds r where r.payment_id = pa.id and r.status <> 'NAO_REALIZADO')
-           as refunded_cents
-       from payments pa join subscriptions s on s.id = pa.subscription_id join plans p on p.id = s.plan_id
-       where s.user_id = $1 order by pa.created_at desc, pa.id desc limit $2 offset $3`,
-      values: [userId, 20, 0],
-    }),
-    pool.query({
-      name: 'my_payments_count',
-      text: `select count(*)::int as n from payments pa join subscriptions s on s.id = pa.subscription_id
-       where s.user_id = $1`,
-      values: [userId],
-    }),
-  ])
+  const rows = await withSession(
+    req,
+    'my_payments_session',
+    `select ${sessionColumns}, pa.id, pa.subscription_id, pa.amount_cents, pa.status, pa.payment_method, pa.type,
+       pa.target_plan_id, pa.due_date, pa.paid_at, pa.created_at, pa.receipt_url, pa.metadata,
+       p.id as p_id, p.name as p_name, p.price_cents as p_price,
+       (select sum(r.amount_cents) from pix_refunds r where r.payment_id = pa.id and r.status <> 'NAO_REALIZADO')
+         as refunded_cents,
+       count(pa.id) over () as total
+     from sessions s join profiles u on u.id = s.user_id
+       left join subscriptions sub on sub.user_id = s.user_id
+       left join payments pa on pa.subscription_id = sub.id
+       left join plans p on p.id = sub.plan_id
+     where s.token = $1 order by pa.created_at desc nulls last, pa.id desc nulls last limit $2 offset $3`,
+  )
+  if (!rows) return null
   return {
-    items: list.rows.map((r: Row) => ({
-      id: r.id,
-      subscriptionId: r.subscription_id,
-      amountCents: r.amount_cents,
-      status: r.status,
-      currency: 'BRL',
-      paymentMethod: r.payment_method,
-      type: r.type,
-      targetPlanId: r.target_plan_id,
-      dueDate: iso(r.due_date),
-      paidAt: iso(r.paid_at),
-      createdAt: iso(r.created_at),
-      receiptUrl: r.receipt_url,
-      metadata: r.metadata,
-      plan: { id: r.p_id, name: r.p_name, priceCents: r.p_price },
-      ...(r.status === 'paid' && r.refunded_cents !== null ? { refundedCents: Number(r.refunded_cents) } : {}),
-    })),
-    total: counted.rows[0]?.n ?? 0,
+    items: rows
+      .filter((r) => r.id !== null)
+      .map((r: Row) => ({
+        id: r.id,
+        subscriptionId: r.subscription_id,
+        amountCents: r.amount_cents,
+        status: r.status,
+        currency: 'BRL',
+        paymentMethod: r.payment_method,
+        type: r.type,
+        targetPlanId: r.target_plan_id,
+        dueDate: iso(r.due_date),
+        paidAt: iso(r.paid_at),
+        createdAt: iso(r.created_at),
+        // The app's own receipt page for a paid PIX payment (ownReceiptPath), the provider's for a card.
+        receiptUrl:
+          r.status === 'paid' && r.payment_method !== 'card' ? `/dashboard/payments/${r.id}/receipt` : r.receipt_url,
+        metadata: r.metadata,
+        plan: { id: r.p_id, name: r.p_name, priceCents: r.p_price },
+        ...(r.status === 'paid' && r.refunded_cents !== null ? { refundedCents: Number(r.refunded_cents) } : {}),
+      })),
+    total: rows[0]?.total ?? 0,
     page: 1,
     pageSize: 20,
   }
@@ -170,12 +187,13 @@ const server = http.createServer(async (req, res) => {
       return send(res, 200, rows.map(plan))
     }
     if (path === '/api/health') return send(res, 200, { status: 'ok' })
-    const user = await sessionUser(req)
-    if (path === '/api/auth/session') return send(res, 200, { user })
-    if (!user) return send(res, 401, { code: 'unauthenticated' })
-    if (path === '/api/subscriptions') return send(res, 200, await subscriptionsOf(user.id))
-    if (path === '/api/payments') return send(res, 200, await paymentsOf(user.id))
-    send(res, 404, { code: 'not_found' })
+    if (path === '/api/auth/session') return send(res, 200, { user: await sessionUser(req) })
+    const list =
+      path === '/api/subscriptions' ? subscriptionsOf(req) : path === '/api/payments' ? paymentsOf(req) : undefined
+    if (!list) return send(res, 404, { code: 'not_found' })
+    const page = await list
+    if (!page) return send(res, 401, { code: 'unauthenticated' })
+    return send(res, 200, page)
   } catch (error) {
     send(res, 500, { message: error instanceof Error ? error.message : String(error) })
   }

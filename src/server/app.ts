@@ -13,6 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import pino from 'pino'
 import { z } from 'zod'
 import { DomainError } from '../domain/errors'
 import type { Config } from './config'
@@ -110,7 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : {
             level: config.LOG_LEVEL,
             serializers: { req: serializeRequest },
-            ...(options.logStream ? { stream: options.logStream } : {}),
+            // stdout written asynchronously (sonic-boom, flushed at exit): a log line never blocks the request.
+            stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
           },
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     // Every request body is small (the largest contract is a plan with its features); signed provider webhooks

@@ -71,17 +71,18 @@ async function findSession(ctx: AppContext, token: string): Promise<SessionRow |
   }
 }
 
-/** null: nobody is signed in (no cookie at all); a row: the valid session; 'delegate': let better-auth decide. */
-export async function lookupSession(ctx: AppContext, request: FastifyRequest): Promise<SessionRow | null | 'delegate'> {
+/** The verified session token of the request: null without a session cookie, 'delegate' when better-auth must decide. */
+export function sessionToken(ctx: AppContext, request: FastifyRequest): string | null | 'delegate' {
   const names = cookieNames(ctx.config.secureCookies)
   const cookies = request.cookies ?? {}
   if (cookies[names.data] !== undefined || cookies[names.dontRemember] !== undefined) return 'delegate'
   const raw = cookies[names.token]
   if (raw === undefined) return null
-  const token = verifiedCookieValue(raw, ctx.config.authSecret)
-  if (!token) return 'delegate'
-  const found = await findSession(ctx, token)
-  if (!found) return 'delegate'
+  return verifiedCookieValue(raw, ctx.config.authSecret) ?? 'delegate'
+}
+
+/** The session row found for the token, when it is valid and needs nothing written; 'delegate' otherwise. */
+export function validSession(ctx: AppContext, found: SessionRow): SessionRow | 'delegate' {
   // better-auth's own clock for expiry and the daily extension; ours (ctx.now) for the 30-day limit (session.ts).
   const now = Date.now()
   if (found.expiresAt.getTime() < now) return 'delegate'
@@ -89,4 +90,13 @@ export async function lookupSession(ctx: AppContext, request: FastifyRequest): P
     return 'delegate'
   if (ctx.now().getTime() - found.sessionCreatedAt.getTime() >= sessionRules.absoluteLifetimeMs) return 'delegate'
   return found
+}
+
+/** null: nobody is signed in (no cookie at all); a row: the valid session; 'delegate': let better-auth decide. */
+export async function lookupSession(ctx: AppContext, request: FastifyRequest): Promise<SessionRow | null | 'delegate'> {
+  const token = sessionToken(ctx, request)
+  if (token === null || token === 'delegate') return token
+  const found = await findSession(ctx, token)
+  if (!found) return 'delegate'
+  return validSession(ctx, found)
 }

@@ -4,7 +4,7 @@ import { roleIds } from '../../domain/billing-vocabulary'
 import type { SessionUser } from '../../domain/contracts/auth'
 import { DomainError } from '../../domain/errors'
 import { sessionRules } from '../modules/auth/auth'
-import { lookupSession } from './session-lookup'
+import { lookupSession, type SessionRow, sessionToken, validSession } from './session-lookup'
 import { forwardSetCookie, toWebHeaders } from './web-headers'
 
 declare module 'fastify' {
@@ -18,6 +18,17 @@ declare module 'fastify' {
     loadUser(request: FastifyRequest, reply: FastifyReply): Promise<SessionUser | null>
     requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void>
     requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>
+    /**
+     * requireUser and a read of the user's own data in one SQL statement: `read` gets the verified session token
+     * and returns the session row it found joined with the data. When that session is valid and needs nothing
+     * written, the user is set and the data returned; otherwise (no row, expired, due for extension…) requireUser
+     * runs as usual and undefined is returned: the caller reads its data the ordinary way.
+     */
+    requireUserWith<T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      read: (token: string) => Promise<{ session: SessionRow; data: T } | null>,
+    ): Promise<T | undefined>
   }
 }
 
@@ -88,6 +99,28 @@ export const sessionPlugin = fp(async (app: FastifyInstance) => {
     const user = await app.loadUser(request, reply)
     if (!user) throw new DomainError('unauthenticated')
   })
+
+  app.decorate(
+    'requireUserWith',
+    async <T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      read: (token: string) => Promise<{ session: SessionRow; data: T } | null>,
+    ): Promise<T | undefined> => {
+      const token = request.user ? null : sessionToken(app.ctx, request)
+      if (typeof token === 'string' && token !== 'delegate') {
+        const found = await read(token)
+        const valid = found ? validSession(app.ctx, found.session) : 'delegate'
+        if (found && valid !== 'delegate') {
+          request.user = toSessionUser(valid.user, app.ctx.config.adminMfa)
+          request.sessionId = valid.sessionId
+          return found.data
+        }
+      }
+      await app.requireUser(request, reply)
+      return undefined
+    },
+  )
 
   app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await app.loadUser(request, reply)

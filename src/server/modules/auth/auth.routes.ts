@@ -16,6 +16,7 @@ import {
 import { DomainError, type DomainErrorCode } from '../../../domain/errors'
 import { profiles } from '../../db/schema/auth'
 import { problemSchema } from '../../http/problem'
+import { hotSerializer } from '../../http/hot-serializer'
 import { toSessionUser } from '../../http/session'
 import { forwardSetCookie, toWebHeaders } from '../../http/web-headers'
 import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
@@ -201,6 +202,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/auth/session',
     {
+      serializerCompiler: hotSerializer(app.ctx.config.NODE_ENV === 'production'),
       schema: { tags: ['auth'], summary: 'A sessão atual (user null quando não há)', response: { 200: sessionSchema } },
     },
     async (request, reply) => {

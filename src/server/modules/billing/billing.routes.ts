@@ -19,12 +19,18 @@ import {
   upgradeResultSchema,
 } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
+import { hotSerializer } from '../../http/hot-serializer'
 import { problemSchema } from '../../http/problem'
 import { withPspCheckout, withPspUpgrade } from './pix-invoice'
 import { type BillingDeps, cancelSubscription, checkoutPix, getReceipt, shownPixCharge } from './billing.service'
 import { upgradeOptions, upgradeSubscription } from './customer-upgrade.service'
 import { startInvoiceCardCheckout } from './card-invoice.service'
-import { listMyPayments, listMySubscriptions } from './customer-lists'
+import {
+  listMyPayments,
+  listMyPaymentsWithSession,
+  listMySubscriptions,
+  listMySubscriptionsWithSession,
+} from './customer-lists'
 
 const idParamsSchema = z.object({ id: z.string().min(1).max(100) })
 const readErrors = { 401: problemSchema } as const
@@ -38,6 +44,7 @@ function userOf(request: FastifyRequest): SessionUser {
 
 export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = (request: FastifyRequest): BillingDeps => ({ ...app.ctx, log: request.log })
+  const hot = hotSerializer(app.ctx.config.NODE_ENV === 'production')
 
   app.post(
     '/api/checkout/pix',
@@ -60,7 +67,7 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/subscriptions',
     {
-      preHandler: app.requireUser,
+      serializerCompiler: hot,
       schema: {
         tags: ['billing'],
         summary: 'Assinaturas do usuário com o plano, das mais novas às mais antigas, uma página por vez',
@@ -68,13 +75,17 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: subscriptionPageSchema, 400: problemSchema, ...readErrors },
       },
     },
-    async (request) => listMySubscriptions(app.ctx.db, userOf(request), request.query),
+    // requireUser and the page in one statement when the session is valid and needs nothing written.
+    async (request, reply) =>
+      (await app.requireUserWith(request, reply, (token) =>
+        listMySubscriptionsWithSession(app.ctx.database, token, request.query),
+      )) ?? listMySubscriptions(app.ctx.db, userOf(request), request.query),
   )
 
   app.get(
     '/api/payments',
     {
-      preHandler: app.requireUser,
+      serializerCompiler: hot,
       schema: {
         tags: ['billing'],
         summary:
@@ -83,7 +94,10 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: paymentPageSchema, 400: problemSchema, ...readErrors },
       },
     },
-    async (request) => listMyPayments(app.ctx.db, userOf(request), request.query),
+    async (request, reply) =>
+      (await app.requireUserWith(request, reply, (token) =>
+        listMyPaymentsWithSession(app.ctx.database, token, request.query),
+      )) ?? listMyPayments(app.ctx.db, userOf(request), request.query),
   )
 
   app.get(

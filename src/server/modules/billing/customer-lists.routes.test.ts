@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { sql } from 'drizzle-orm'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { createUser, get, post, type TestUser } from '../../test/users'
@@ -82,4 +83,33 @@ it('refuses page sizes and pages past the bounds, and over-long ids', async () =
   }
   const cancel = await post(t.app, '/api/subscriptions/cancel', { subscription_id: 'x'.repeat(5000) }, maria.cookie)
   expect(cancel.statusCode).toBe(400)
+})
+
+it('answers in one statement with the session, and the same past the last page, without payments or signed out', async () => {
+  // Ana: one subscription without any payment, one with one: the empty one counts for nothing in the payments.
+  const ana = await createUser(t)
+  const db = t.database.db
+  await insertSubscription(db, { userId: ana.id, status: 'canceled', currentPeriodEnd: new Date(base + day) })
+  const paying = await insertSubscription(db, { userId: ana.id, currentPeriodEnd: new Date(base + 40 * day) })
+  await insertPayment(db, { subscriptionId: paying.id, dueDate: new Date(base + 40 * day), status: 'paid' })
+  const anaPayments: Page<Payment> = (await get(t.app, '/api/payments', ana.cookie)).json()
+  expect(anaPayments.total).toBe(1)
+  expect(anaPayments.items.map((p) => p.subscriptionId)).toEqual([paying.id])
+  const anaSubs: Page<Subscription> = (await get(t.app, '/api/subscriptions', ana.cookie)).json()
+  expect(anaSubs.total).toBe(2)
+  // A newcomer without anything gets empty pages.
+  const newcomer = await createUser(t)
+  expect((await get(t.app, '/api/payments', newcomer.cookie)).json()).toMatchObject({ items: [], total: 0 })
+  expect((await get(t.app, '/api/subscriptions?current=true', newcomer.cookie)).json()).toMatchObject({
+    items: [],
+    total: 0,
+  })
+  // Past the last page: no row comes back, the ordinary path answers with the total.
+  const past: Page<Payment> = (await get(t.app, '/api/payments?page=3&pageSize=20', maria.cookie)).json()
+  expect(past).toMatchObject({ items: [], total: 25, page: 3 })
+  // Signed out (the session row gone) or without a cookie: refused at once.
+  await db.execute(sql`delete from sessions where user_id = ${ana.id}`)
+  expect((await get(t.app, '/api/payments', ana.cookie)).statusCode).toBe(401)
+  expect((await get(t.app, '/api/subscriptions', ana.cookie)).statusCode).toBe(401)
+  expect((await get(t.app, '/api/subscriptions')).statusCode).toBe(401)
 })

@@ -1,12 +1,15 @@
 // The customer's own lists (GET /api/subscriptions, GET /api/payments): paged on the server like the admin lists,
 // newest first, bounded by listLimits (domain/contracts/paging.ts). One customer's rows are few and indexed by user,
-// so a plain count and LIMIT/OFFSET are enough here.
+// so a plain count and LIMIT/OFFSET are enough here. The common request (a valid session that needs nothing
+// written) is answered by one statement: the session row joined with its user, the page and the total
+// (`…WithSession`); the routes fall back to the session check and the separate statements otherwise.
 import { and, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { SubscriptionStatus } from '../../../domain/subscription-status'
-import type { Executor } from '../../db/client'
-import { payments, subscriptions } from '../../db/schema/billing'
+import type { Database, Executor } from '../../db/client'
+import type { SessionRow } from '../../http/session-lookup'
+import { type PaymentRow, payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import { toPayment, toSubscription } from './billing.repo'
@@ -145,5 +148,170 @@ export async function listMyPayments(
     total: Number(counted?.n ?? 0),
     page: query.page,
     pageSize: query.pageSize,
+  }
+}
+
+// ——— One statement per request: session, user, page and total ———
+// Written out in SQL and read as arrays (no ORM row mapping: these run on every dashboard request), as
+// session-lookup.ts reads the session. On PostgreSQL named statements, parsed and planned once per connection.
+
+/** The session and user columns session-lookup.ts reads (the role is read here too, on every request): 0–10. */
+const sessionColumns = `s.id, s.expires_at, s.created_at, u.id, u.name, u.email, u.created_at, u.company_name,
+  u.whatsapp_number, u.role_id, u.two_factor_enabled`
+const sessionFrom = 'from sessions s join profiles u on u.id = s.user_id'
+
+async function arrays(database: Database, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
+  if (database.pool) return (await database.pool.query<unknown[]>({ name, text, values, rowMode: 'array' })).rows
+  if (!database.pglite) throw new Error('sem banco de dados')
+  return (await database.pglite.query<unknown[]>(text, values, { rowMode: 'array' })).rows
+}
+
+const date = (v: unknown) => new Date(v as Date)
+const dateOrNull = (v: unknown) => (v === null ? null : new Date(v as Date))
+const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ')
+
+function toSessionRow(r: unknown[]): SessionRow {
+  return {
+    sessionId: String(r[0]),
+    expiresAt: date(r[1]),
+    sessionCreatedAt: date(r[2]),
+    user: {
+      id: String(r[3]),
+      name: String(r[4]),
+      email: String(r[5]),
+      createdAt: date(r[6]),
+      companyName: String(r[7]),
+      whatsappNumber: String(r[8]),
+      roleId: Number(r[9]),
+      twoFactorEnabled: r[10] === true,
+    },
+  }
+}
+
+type WithSession<T> = { session: SessionRow; data: CustomerPage<T> } | null
+
+const subscriptionsSql = (filter: string) => `select ${sessionColumns},
+    sub.id, sub.user_id, sub.plan_id, sub.status, sub.billing_method, sub.current_period_start, sub.current_period_end,
+    sub.cancel_at_period_end, sub.canceled_at, sub.created_at,
+    p.id, p.name, p.price_cents, p.box_quantity, p.agent_quantity, count(sub.id) over ()
+  ${sessionFrom}
+    left join subscriptions sub on sub.user_id = s.user_id${filter}
+    left join plans p on p.id = sub.plan_id
+  where s.token = $1 order by sub.created_at desc nulls last, sub.id desc nulls last limit $2 offset $3`
+
+const subscriptionsSqlBy = {
+  all: subscriptionsSql(''),
+  current: subscriptionsSql(` and sub.status in (${inList(current)})`),
+  past: subscriptionsSql(` and sub.status not in (${inList(current)})`),
+}
+
+/**
+ * The session of `token` with its user's page of subscriptions and their total (a window count, taken before
+ * LIMIT/OFFSET), left-joined so a user without subscriptions still gets their row. null when no row comes back
+ * (unknown token, or a page past the end): the caller then takes the ordinary path.
+ */
+export async function listMySubscriptionsWithSession(
+  database: Database,
+  token: string,
+  query: PageQuery & { current?: 'true' | 'false' | undefined },
+): Promise<WithSession<Subscription>> {
+  const variant = query.current === 'true' ? 'current' : query.current === 'false' ? 'past' : 'all'
+  const rows = await arrays(database, `my_subscriptions_session_${variant}`, subscriptionsSqlBy[variant], [
+    token,
+    query.pageSize,
+    (query.page - 1) * query.pageSize,
+  ])
+  const first = rows[0]
+  if (!first) return null
+  const items: Subscription[] = []
+  for (const r of rows) {
+    if (r[11] === null) continue
+    items.push({
+      id: String(r[11]),
+      userId: String(r[12]),
+      planId: String(r[13]),
+      plan: {
+        id: String(r[21]),
+        name: String(r[22]),
+        priceCents: Number(r[23]),
+        boxQuantity: Number(r[24]),
+        agentQuantity: Number(r[25]),
+      },
+      status: r[14] as Subscription['status'],
+      billingMethod: r[15] as Subscription['billingMethod'],
+      currentPeriodStart: date(r[16]).toISOString(),
+      currentPeriodEnd: date(r[17]).toISOString(),
+      cancelAtPeriodEnd: r[18] === true,
+      canceledAt: dateOrNull(r[19])?.toISOString() ?? null,
+      createdAt: date(r[20]).toISOString(),
+    })
+  }
+  return {
+    session: toSessionRow(first),
+    data: { items, total: Number(first[26]), page: query.page, pageSize: query.pageSize },
+  }
+}
+
+const paymentsSql = (filter: string) => `select ${sessionColumns},
+    pa.id, pa.subscription_id, pa.amount_cents, pa.status, pa.payment_method, pa.type, pa.target_plan_id, pa.due_date,
+    pa.paid_at, pa.created_at, pa.receipt_url, pa.metadata, p.id, p.name, p.price_cents,
+    (select sum(r.amount_cents) from pix_refunds r where r.payment_id = pa.id and r.status <> 'NAO_REALIZADO'),
+    count(pa.id) over ()
+  ${sessionFrom}
+    left join subscriptions sub on sub.user_id = s.user_id
+    left join payments pa on pa.subscription_id = sub.id${filter}
+    left join plans p on p.id = sub.plan_id
+  where s.token = $1 order by pa.created_at desc nulls last, pa.id desc nulls last limit $2 offset $3`
+
+const paymentsSqlBy = {
+  all: paymentsSql(''),
+  open: paymentsSql(` and pa.status in (${inList(openPaymentStatuses)})`),
+  closed: paymentsSql(` and pa.status not in (${inList(openPaymentStatuses)})`),
+}
+
+/**
+ * The session of `token` with its user's page of payments (plan and refunded sum included) and their total. A
+ * subscription without payments brings a row without a payment, sorted after every payment and left out.
+ */
+export async function listMyPaymentsWithSession(
+  database: Database,
+  token: string,
+  query: PageQuery & { open?: 'true' | 'false' | undefined },
+): Promise<WithSession<Payment & { refundedCents?: number }>> {
+  const variant = query.open === 'true' ? 'open' : query.open === 'false' ? 'closed' : 'all'
+  const rows = await arrays(database, `my_payments_session_${variant}`, paymentsSqlBy[variant], [
+    token,
+    query.pageSize,
+    (query.page - 1) * query.pageSize,
+  ])
+  const first = rows[0]
+  if (!first) return null
+  const items: (Payment & { refundedCents?: number })[] = []
+  for (const r of rows) {
+    if (r[11] === null) continue
+    // As toPayment (billing.repo.ts) maps the row.
+    const payment = toPayment(
+      {
+        id: String(r[11]),
+        subscriptionId: String(r[12]),
+        amountCents: Number(r[13]),
+        status: r[14] as PaymentRow['status'],
+        paymentMethod: r[15] as PaymentRow['paymentMethod'],
+        type: r[16] as PaymentRow['type'],
+        targetPlanId: r[17] as string | null,
+        dueDate: date(r[18]),
+        paidAt: dateOrNull(r[19]),
+        createdAt: date(r[20]),
+        receiptUrl: r[21] as string | null,
+        metadata: r[22] as PaymentRow['metadata'],
+      },
+      r[23] === null ? null : { id: String(r[23]), name: String(r[24]), priceCents: Number(r[25]) },
+    )
+    // A paid payment shows what was refunded of it, when anything was.
+    items.push(payment.status === 'paid' && r[26] !== null ? { ...payment, refundedCents: Number(r[26]) } : payment)
+  }
+  return {
+    session: toSessionRow(first),
+    data: { items, total: Number(first[27]), page: query.page, pageSize: query.pageSize },
   }
 }
