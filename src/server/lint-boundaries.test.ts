@@ -38,6 +38,20 @@ describe('server module boundaries (npm run lint)', { timeout: 120_000 }, () => 
     expect(lint.output).toContain("only through that module's service")
   })
 
+  it("fails on another module's repo reached through the @/ alias, and on a module's second repo", () => {
+    const lint = lintModuleFile(
+      [
+        "import { latestCodeOfBrowser } from '@/server/modules/whatsapp/verification.repo'",
+        "import { claimNextDelivery } from '../lifecycle/platform-events.repo'",
+        '',
+        'export const both = [latestCodeOfBrowser, claimNextDelivery]',
+        '',
+      ].join('\n'),
+    )
+    expect(lint.status).not.toBe(0)
+    expect(lint.output.match(/lint\/style\/noRestrictedImports/g)?.length).toBe(2)
+  })
+
   it("passes for the module's own repo and another module's service", () => {
     const lint = lintModuleFile(
       [

@@ -193,3 +193,4 @@ export const pixRefunds = pgTable(
   ],
 )
 export type PixRefundRow = typeof pixRefunds.$inferSelect
+export type NewPixRefundRow = typeof pixRefunds.$inferInsert

@@ -11,16 +11,12 @@ import { plans } from '../../db/schema/plans'
 import type { NewSubscriptionRow, PaymentRow, PixSettingsRow, SubscriptionRow } from '../../db/schema/billing'
 import type { PlanRow } from '../../db/schema/plans'
 
+export { findPaymentSubscriptionId, lockPaymentRow, lockSubscriptionRow } from '../../db/subscription-rows'
+
 // ---- subscriptions
 
 export async function findSubscriptionRow(db: Executor, id: string): Promise<SubscriptionRow | null> {
   const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1)
-  return row ?? null
-}
-
-/** Locks the subscription row until the transaction ends (the first lock of every admin change to it). */
-export async function lockSubscriptionRow(tx: Tx, id: string): Promise<SubscriptionRow | null> {
-  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
   return row ?? null
 }
 
@@ -115,19 +111,6 @@ export function markPaidManually(tx: Tx, paymentIds: string[], now: Date): Promi
 // ---- payments
 
 /** The subscription a payment belongs to (it never changes, so it can be read before the locks). */
-export async function findPaymentSubscriptionId(tx: Tx, paymentId: string): Promise<string | null> {
-  const [row] = await tx
-    .select({ subscriptionId: payments.subscriptionId })
-    .from(payments)
-    .where(eq(payments.id, paymentId))
-  return row?.subscriptionId ?? null
-}
-
-export async function lockPaymentRow(tx: Tx, id: string): Promise<PaymentRow | null> {
-  const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update')
-  return row ?? null
-}
-
 /** Whether another payment already carries this PIX end-to-end id. */
 export async function isEndToEndIdTaken(tx: Tx, endToEndId: string, exceptPaymentId: string): Promise<boolean> {
   const [row] = await tx

@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
+import { type CardPlanChangeRow, type CardPlanChangeStatus, cardPlanChanges } from '../../db/schema/stripe'
 import type { NewPaymentRow, NewSubscriptionRow, PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import type { PlanRow } from '../../db/schema/plans'
 import { hasOwnReceipt, ownReceiptPath } from '../../../domain/billing-vocabulary'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import { loadPaymentWithPlansAndProfile } from '../../db/subscription-rows'
+export { lockSubscriptionRow as lockSubscription } from '../../db/subscription-rows'
 
 export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscription {
   return {
@@ -31,7 +33,24 @@ export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscriptio
   }
 }
 
-export function toPayment(row: PaymentRow, plan: Pick<PlanRow, 'id' | 'name' | 'priceCents'> | null): Payment {
+export function toPayment(
+  row: Pick<
+    PaymentRow,
+    | 'id'
+    | 'subscriptionId'
+    | 'amountCents'
+    | 'status'
+    | 'paymentMethod'
+    | 'type'
+    | 'targetPlanId'
+    | 'dueDate'
+    | 'paidAt'
+    | 'createdAt'
+    | 'receiptUrl'
+    | 'metadata'
+  >,
+  plan: Pick<PlanRow, 'id' | 'name' | 'priceCents'> | null,
+): Payment {
   return {
     id: row.id,
     subscriptionId: row.subscriptionId,
@@ -68,11 +87,6 @@ export async function lockUserSubscription(tx: Tx, userId: string, id: string): 
     .from(subscriptions)
     .where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)))
     .for('update')
-  return row ?? null
-}
-
-export async function lockSubscription(tx: Tx, id: string): Promise<SubscriptionRow | null> {
-  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
   return row ?? null
 }
 
@@ -177,10 +191,31 @@ export async function findOpenUpgradeInvoice(db: Executor, subscriptionId: strin
   return row ?? null
 }
 
-export async function voidPayment(tx: Tx, id: string, now: Date): Promise<PaymentRow> {
-  const [row] = await tx.update(payments).set({ status: 'void', updatedAt: now }).where(eq(payments.id, id)).returning()
+/** Changes a payment the caller has locked (through its subscription); it must exist. */
+export async function updatePayment(tx: Tx, id: string, values: Partial<NewPaymentRow>): Promise<PaymentRow> {
+  const [row] = await tx.update(payments).set(values).where(eq(payments.id, id)).returning()
   if (!row) throw new Error(`payment ${id} vanished while its subscription was locked`)
   return row
+}
+
+/** The subscription's open PIX renewal invoices, locked (what a plan switch re-prices). */
+export function lockOpenPixRenewals(tx: Tx, subscriptionId: string): Promise<PaymentRow[]> {
+  return tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.subscriptionId, subscriptionId),
+        eq(payments.type, 'renewal'),
+        eq(payments.status, 'pending_pix'),
+        eq(payments.paymentMethod, 'pix'),
+      ),
+    )
+    .for('update')
+}
+
+export function voidPayment(tx: Tx, id: string, now: Date): Promise<PaymentRow> {
+  return updatePayment(tx, id, { status: 'void', updatedAt: now })
 }
 
 /**
@@ -189,4 +224,153 @@ export async function voidPayment(tx: Tx, id: string, now: Date): Promise<Paymen
  */
 export function findUserPayment(db: Executor, userId: string, paymentId: string) {
   return loadPaymentWithPlansAndProfile(db, paymentId, { userId })
+}
+
+/** A card upgrade's change is open while Stripe may still collect it. */
+const openCardPlanChangeStatuses: CardPlanChangeStatus[] = ['pending', 'declined']
+
+/** The subscription's open (pending or declined) card plan change, locked. Lock the subscription first. */
+export async function lockOpenCardPlanChange(tx: Tx, subscriptionId: string): Promise<CardPlanChangeRow | null> {
+  const [row] = await tx
+    .select()
+    .from(cardPlanChanges)
+    .where(
+      and(
+        eq(cardPlanChanges.subscriptionId, subscriptionId),
+        inArray(cardPlanChanges.status, openCardPlanChangeStatuses),
+      ),
+    )
+    .for('update')
+  return row ?? null
+}
+
+/** One card plan change, locked. */
+export async function lockCardPlanChange(tx: Tx, id: string): Promise<CardPlanChangeRow | null> {
+  const [row] = await tx.select().from(cardPlanChanges).where(eq(cardPlanChanges.id, id)).for('update')
+  return row ?? null
+}
+
+export async function insertCardPlanChange(tx: Tx, values: typeof cardPlanChanges.$inferInsert): Promise<void> {
+  await tx.insert(cardPlanChanges).values(values)
+}
+
+export async function setCardPlanChangeStatus(
+  tx: Tx,
+  id: string,
+  status: CardPlanChangeStatus,
+  now: Date,
+  stripeInvoiceId?: string,
+): Promise<CardPlanChangeRow> {
+  const [row] = await tx
+    .update(cardPlanChanges)
+    .set({ status, updatedAt: now, ...(stripeInvoiceId ? { stripeInvoiceId } : {}) })
+    .where(eq(cardPlanChanges.id, id))
+    .returning()
+  if (!row) throw new Error(`card plan change ${id} vanished while locked`)
+  return row
+}
+
+export async function findPayment(db: Executor, id: string): Promise<PaymentRow | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1)
+  return row ?? null
+}
+
+/**
+ * Inserts renewal invoices once per (subscription, due date): payments_one_renewal_per_period_idx, voided ones
+ * excluded. Answers the rows inserted (one already issued for a subscription and due date is left out).
+ */
+export function insertRenewalsOncePerPeriod(tx: Tx, values: NewPaymentRow[]): Promise<PaymentRow[]> {
+  return tx
+    .insert(payments)
+    .values(values)
+    .onConflictDoNothing({
+      target: [payments.subscriptionId, payments.dueDate],
+      where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
+    })
+    .returning()
+}
+
+/** A PIX invoice without a live PSP charge (none yet, or only the static code's fallback). */
+const withoutLiveCharge = () => or(isNull(payments.pixChargeStatus), eq(payments.pixChargeStatus, 'fallback'))
+
+/** Records the PSP charge of a still open PIX invoice that has none; null when it got one (or closed) meanwhile. */
+export async function setPixChargeActive(
+  db: Executor,
+  id: string,
+  charge: Pick<
+    NewPaymentRow,
+    'pixTxid' | 'pixCopiaECola' | 'pixLocation' | 'pixChargeCreatedAt' | 'pixChargeExpiresAt' | 'updatedAt'
+  >,
+): Promise<PaymentRow | null> {
+  const [row] = await db
+    .update(payments)
+    .set({ ...charge, pixChargeStatus: 'active' })
+    .where(and(eq(payments.id, id), withoutLiveCharge(), inArray(payments.status, ['pending', 'pending_pix'])))
+    .returning()
+  return row ?? null
+}
+
+/** The PSP refused or could not be reached: the invoice keeps the static code; null when it got a charge meanwhile. */
+export async function setPixChargeFallback(
+  db: Executor,
+  id: string,
+  attempts: number,
+  now: Date,
+): Promise<PaymentRow | null> {
+  const [row] = await db
+    .update(payments)
+    .set({ pixChargeStatus: 'fallback', pixChargeAttempts: attempts, updatedAt: now })
+    .where(and(eq(payments.id, id), withoutLiveCharge()))
+    .returning()
+  return row ?? null
+}
+
+/**
+ * The customer's open PIX invoice that is due first, with its subscription's plan and an upgrade's target plan (the
+ * invoice join of db/subscription-rows); null without one.
+ */
+export async function findFirstOpenPixInvoice(db: Executor, userId: string) {
+  const [first] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        eq(payments.paymentMethod, 'pix'),
+        inArray(payments.status, [...openPaymentStatuses]),
+      ),
+    )
+    .orderBy(asc(payments.dueDate), asc(payments.id))
+    .limit(1)
+  return first ? loadPaymentWithPlansAndProfile(db, first.id, { userId }) : null
+}
+
+/** The user's current subscription with its plan: the newest one not canceled, else the newest; null without any. */
+export async function findCurrentSubscriptionWithPlan(db: Executor, userId: string) {
+  const [row] = await db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(subscriptions.userId, userId))
+    .orderBy(sql`${subscriptions.status} = 'canceled'`, desc(subscriptions.createdAt), desc(subscriptions.id))
+    .limit(1)
+  return row ?? null
+}
+
+/** Card subscriptions Stripe should still be billing (active, trialing, past_due), by id after `after`, a page. */
+export function listLiveCardSubscriptions(db: Executor, after: string, limit: number): Promise<SubscriptionRow[]> {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.billingMethod, 'card'),
+        inArray(subscriptions.status, ['active', 'trialing', 'past_due']),
+        isNotNull(subscriptions.stripeSubscriptionId),
+        gt(subscriptions.id, after),
+      ),
+    )
+    .orderBy(asc(subscriptions.id))
+    .limit(limit)
 }

@@ -22,11 +22,14 @@ import { type Actor, audit } from '../audit/audit'
 import { issuePixInvoice, type PixDeps, withPspCharge } from './pix-invoice'
 import { getPixSettings, pixChargeFor, requirePixConfig } from '../pix/pix.service'
 import {
+  findCurrentSubscriptionWithPlan,
+  findFirstOpenPixInvoice,
   findOpenPixCheckout,
   findUserPayment,
   findUserSubscription,
   getPlanRow,
   insertSubscription,
+  listLiveCardSubscriptions,
   lockUserCheckout,
   lockUserSubscription,
   requirePlanRow,
@@ -43,6 +46,15 @@ export type BillingDeps = Pick<AppContext, 'db' | 'now' | 'card' | 'config'> & {
 export const pixDueDays = 3
 
 export const actorOf = (user: SessionUser): Actor => ({ id: user.id, roleId: user.roleId })
+
+/** For the lifecycle's card reconciliation: live card subscriptions by id after `after`, a page. */
+export const liveCardSubscriptionsAfter = listLiveCardSubscriptions
+
+/** For the WhatsApp chat: the customer's open PIX invoice due first, with the plan it pays for. */
+export const firstOpenPixInvoice = findFirstOpenPixInvoice
+
+/** For the WhatsApp chat: the customer's newest subscription not canceled (else the newest), with its plan. */
+export const currentSubscriptionWithPlan = findCurrentSubscriptionWithPlan
 
 /** Provider failures become 502 'card_provider_error' (logged with their cause); our own codes pass through. */
 async function callCard(deps: BillingDeps, what: string, call: () => Promise<void>): Promise<void> {

@@ -15,56 +15,36 @@
 // A decline answers 402 'card_declined' (Portuguese message), marks the change 'declined' and queues a
 // 'card_upgrade_declined' notification (e-mail and WhatsApp, deduplicated by the change id); the plan is untouched.
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import type { UpgradeResult } from '../../../domain/contracts/billing'
 import { prorateUpgradeCents } from '../../../domain/billing-period'
 import { DomainError } from '../../../domain/errors'
 import { canUpgrade } from '../../../domain/subscription-status'
 import type { Tx } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
-import { subscriptions } from '../../db/schema/billing'
-import { plans } from '../../db/schema/plans'
-import { type CardPlanChangeStatus, cardPlanChanges } from '../../db/schema/stripe'
+import { loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
 import { type Actor, audit } from '../audit/audit'
 import { cardUpgradeDeclinedMessage } from '../lifecycle/notification-templates'
 import { enqueue } from '../lifecycle/notifications.service'
 import { toPlan } from '../plans/plans.service'
-import { getPlanRow, listHigherPlans, lockUserSubscription, toSubscription } from './billing.repo'
+import {
+  getPlanRow,
+  insertCardPlanChange,
+  listHigherPlans,
+  lockCardPlanChange,
+  lockOpenCardPlanChange,
+  lockSubscription,
+  lockUserSubscription,
+  setCardPlanChangeStatus,
+  toSubscription,
+  updateSubscription,
+} from './billing.repo'
 import type { BillingDeps } from './billing.service'
 import type { CardPlanChangeOutcome } from './card-gateway'
 import type { CardPlanChangeRow } from '../../db/schema/stripe'
 import type { SubscriptionRow } from '../../db/schema/billing'
 import type { PlanRow } from '../../db/schema/plans'
 
-const openStatuses: CardPlanChangeStatus[] = ['pending', 'declined']
-
 const actorOf = (user: SessionUser): Actor => ({ id: user.id, roleId: user.roleId })
-
-/** The subscription's open (pending or declined) change, locked. Lock the subscription first. */
-export async function lockOpenCardPlanChange(tx: Tx, subscriptionId: string): Promise<CardPlanChangeRow | null> {
-  const [row] = await tx
-    .select()
-    .from(cardPlanChanges)
-    .where(and(eq(cardPlanChanges.subscriptionId, subscriptionId), inArray(cardPlanChanges.status, openStatuses)))
-    .for('update')
-  return row ?? null
-}
-
-async function setStatus(tx: Tx, id: string, status: CardPlanChangeStatus, now: Date, stripeInvoiceId?: string) {
-  const [row] = await tx
-    .update(cardPlanChanges)
-    .set({ status, updatedAt: now, ...(stripeInvoiceId ? { stripeInvoiceId } : {}) })
-    .where(eq(cardPlanChanges.id, id))
-    .returning()
-  if (!row) throw new Error(`card plan change ${id} vanished while locked`)
-  return row
-}
-
-async function lockSubscriptionRow(tx: Tx, id: string): Promise<SubscriptionRow | null> {
-  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
-  return row ?? null
-}
 
 /**
  * The paid invoice of a card upgrade: switches the subscription to the open change's target and closes the change.
@@ -85,16 +65,10 @@ export async function applyPaidCardPlanChange(
     })
     return null
   }
-  const applied = await setStatus(tx, change.id, 'applied', input.now, input.stripeInvoiceId)
+  const applied = await setCardPlanChangeStatus(tx, change.id, 'applied', input.now, input.stripeInvoiceId)
   let updated = subscription
   if (subscription.planId !== change.targetPlanId) {
-    const [row] = await tx
-      .update(subscriptions)
-      .set({ planId: change.targetPlanId, updatedAt: input.now })
-      .where(eq(subscriptions.id, subscription.id))
-      .returning()
-    if (!row) throw new Error(`subscription ${subscription.id} vanished while locked`)
-    updated = row
+    updated = await updateSubscription(tx, subscription.id, { planId: change.targetPlanId, updatedAt: input.now })
   }
   await audit(tx, input.actor, 'subscription.upgrade', 'subscription', subscription.id, {
     before: { planId: subscription.planId },
@@ -121,18 +95,16 @@ export async function declineCardPlanChange(
   const change = await lockOpenCardPlanChange(tx, subscription.id)
   if (!change) return null
   const declined =
-    change.status === 'declined' ? change : await setStatus(tx, change.id, 'declined', input.now, input.stripeInvoiceId)
+    change.status === 'declined'
+      ? change
+      : await setCardPlanChangeStatus(tx, change.id, 'declined', input.now, input.stripeInvoiceId)
   if (change.status !== 'declined') {
     await audit(tx, input.actor, 'subscription.upgrade_declined', 'subscription', subscription.id, {
       before: { planId: subscription.planId },
       after: { planId: subscription.planId, targetPlanId: change.targetPlanId, cardPlanChangeId: change.id },
     })
   }
-  const [row] = await tx
-    .select({ profile: profiles, plan: plans })
-    .from(profiles)
-    .innerJoin(plans, eq(plans.id, subscription.planId))
-    .where(eq(profiles.id, subscription.userId))
+  const row = await loadSubscriptionWithPlanAndProfile(tx, subscription.id)
   const target = await getPlanRow(tx, change.targetPlanId)
   if (row && target) {
     await enqueue(tx, input.now, {
@@ -159,18 +131,7 @@ export async function expireCardPlanChange(tx: Tx, subscription: SubscriptionRow
   await audit(tx, input.actor, 'subscription.upgrade_expired', 'subscription', subscription.id, {
     after: { planId: subscription.planId, targetPlanId: change.targetPlanId, cardPlanChangeId: change.id },
   })
-  return setStatus(tx, change.id, 'expired', input.now)
-}
-
-/** The newest change of a subscription (tests and the admin view read it). */
-export async function latestCardPlanChange(tx: Tx, subscriptionId: string): Promise<CardPlanChangeRow | null> {
-  const [row] = await tx
-    .select()
-    .from(cardPlanChanges)
-    .where(eq(cardPlanChanges.subscriptionId, subscriptionId))
-    .orderBy(desc(cardPlanChanges.createdAt))
-    .limit(1)
-  return row ?? null
+  return setCardPlanChangeStatus(tx, change.id, 'expired', input.now)
 }
 
 function checkUpgrade(subscription: SubscriptionRow, higher: PlanRow[], target: PlanRow | null, current: PlanRow) {
@@ -214,8 +175,8 @@ export async function upgradeCardPending(
     if (!locked) throw new DomainError('subscription_not_found')
     if (!canUpgrade(locked.status)) throw new DomainError('cannot_upgrade')
     const open = await lockOpenCardPlanChange(tx, locked.id)
-    if (open) await setStatus(tx, open.id, 'superseded', now)
-    await tx.insert(cardPlanChanges).values({
+    if (open) await setCardPlanChangeStatus(tx, open.id, 'superseded', now)
+    await insertCardPlanChange(tx, {
       id: changeId,
       subscriptionId: locked.id,
       stripeSubscriptionId: stripeId,
@@ -238,8 +199,8 @@ export async function upgradeCardPending(
     outcome = (await deps.card.changePlan(stripeId, toPlan(target))) ?? { status: 'applied' }
   } catch (error) {
     await deps.db.transaction(async (tx) => {
-      const [change] = await tx.select().from(cardPlanChanges).where(eq(cardPlanChanges.id, changeId)).for('update')
-      if (change?.status === 'pending') await setStatus(tx, changeId, 'failed', deps.now())
+      const change = await lockCardPlanChange(tx, changeId)
+      if (change?.status === 'pending') await setCardPlanChangeStatus(tx, changeId, 'failed', deps.now())
     })
     if (error instanceof DomainError) throw error
     deps.log?.warn({ err: error }, 'card provider failed: changePlan')
@@ -248,7 +209,7 @@ export async function upgradeCardPending(
 
   // 3. Paid: switch now (the webhook will find nothing left to do). Declined: keep the plan and tell the customer.
   const result = await deps.db.transaction(async (tx) => {
-    const locked = await lockSubscriptionRow(tx, subscription.id)
+    const locked = await lockSubscription(tx, subscription.id)
     if (!locked) throw new DomainError('subscription_not_found')
     if (outcome.status === 'applied') {
       const applied = await applyPaidCardPlanChange(tx, locked, {

@@ -19,16 +19,21 @@ import { randomInt, randomUUID } from 'node:crypto'
 import type { PaymentType } from '../../../domain/billing-vocabulary'
 import type { Tx } from '../../db/client'
 import type { NewPaymentRow, PaymentMetadata } from '../../db/schema/billing'
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm'
 import type { PixCharge, PixCheckoutResult, UpgradeResult } from '../../../domain/contracts/billing'
 import { buildDynamicPixBrCode } from '../../../domain/pix'
 import { pixTxidFor } from '../../../domain/pix-txid'
 import type { AppContext } from '../../context'
-import { payments } from '../../db/schema/billing'
 import { ApiPixError } from '../pix/api-pix-client'
 import { cobBody, cobExpiresAt } from '../pix/api-pix-types'
 import { getPixSettings, requirePixConfig } from '../pix/pix.service'
 import type { PaymentRow } from '../../db/schema/billing'
+import {
+  findPayment,
+  insertPayment,
+  insertRenewalsOncePerPeriod,
+  setPixChargeActive,
+  setPixChargeFallback,
+} from './billing.repo'
 
 /** The BR Code reference's prefix names what the invoice is for (seen in the bank statement and the admin lists). */
 export const pixReferencePrefix: Record<PaymentType, string> = { new: 'ASS', upgrade: 'UPG', renewal: 'REN' }
@@ -86,18 +91,10 @@ export async function issuePixInvoice(
   tx: Tx,
   input: PixInvoiceInput & { oncePerPeriod?: boolean },
 ): Promise<PaymentRow | null> {
-  const insert = tx.insert(payments).values(pixInvoiceValues(input))
-  const [row] = input.oncePerPeriod
-    ? await insert.onConflictDoNothing(oncePerPeriod).returning()
-    : await insert.returning()
-  if (!row && !input.oncePerPeriod) throw new Error('insert into payments returned nothing')
+  const values = pixInvoiceValues(input)
+  if (!input.oncePerPeriod) return insertPayment(tx, values)
+  const [row] = await insertRenewalsOncePerPeriod(tx, [values])
   return row ?? null
-}
-
-/** The renewal's once per (subscription, due date): payments_one_renewal_per_period_idx, voided ones excluded. */
-const oncePerPeriod = {
-  target: [payments.subscriptionId, payments.dueDate],
-  where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
 }
 
 function pixInvoiceValues(input: PixInvoiceInput): NewPaymentRow {
@@ -129,7 +126,7 @@ function pixInvoiceValues(input: PixInvoiceInput): NewPaymentRow {
  */
 export async function issuePixRenewals(tx: Tx, inputs: PixInvoiceInput[]): Promise<PaymentRow[]> {
   if (inputs.length === 0) return []
-  return tx.insert(payments).values(inputs.map(pixInvoiceValues)).onConflictDoNothing(oncePerPeriod).returning()
+  return insertRenewalsOncePerPeriod(tx, inputs.map(pixInvoiceValues))
 }
 
 export type PixLog = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void }
@@ -161,7 +158,7 @@ export async function ensurePixCharge(
   paymentId: string,
   options: { budgetMs?: number } = {},
 ): Promise<PaymentRow | null> {
-  const [payment] = await deps.db.select().from(payments).where(eq(payments.id, paymentId)).limit(1)
+  const payment = await findPayment(deps.db, paymentId)
   if (!payment || !deps.pix || !needsCharge(payment)) return payment ?? null
   const settings = await getPixSettings(deps.db)
   let key: string
@@ -173,7 +170,6 @@ export async function ensurePixCharge(
   const now = deps.now()
   const txid = pixTxidFor(payment.id)
   const expiresInSeconds = Math.max(minChargeSeconds, Math.floor((payment.dueDate.getTime() - now.getTime()) / 1000))
-  const open = or(isNull(payments.pixChargeStatus), eq(payments.pixChargeStatus, 'fallback'))
   try {
     const cob = await deps.pix.ensureCob(
       txid,
@@ -190,39 +186,25 @@ export async function ensurePixCharge(
         amountCents: payment.amountCents,
       })
     }
-    const [updated] = await deps.db
-      .update(payments)
-      .set({
-        pixTxid: txid,
-        pixCopiaECola: copiaECola,
-        pixLocation: location,
-        pixChargeStatus: 'active',
-        pixChargeCreatedAt: now,
-        pixChargeExpiresAt: cobExpiresAt(cob) ?? payment.dueDate,
-        updatedAt: now,
-      })
-      .where(and(eq(payments.id, payment.id), open, inArray(payments.status, ['pending', 'pending_pix'])))
-      .returning()
+    const updated = await setPixChargeActive(deps.db, payment.id, {
+      pixTxid: txid,
+      pixCopiaECola: copiaECola,
+      pixLocation: location,
+      pixChargeCreatedAt: now,
+      pixChargeExpiresAt: cobExpiresAt(cob) ?? payment.dueDate,
+      updatedAt: now,
+    })
     deps.log?.info?.({ paymentId: payment.id, txid }, 'pix: charge created at the PSP')
-    return updated ?? (await reread(deps, payment.id))
+    return updated ?? (await findPayment(deps.db, payment.id))
   } catch (error) {
     if (!(error instanceof ApiPixError)) throw error
     deps.log?.warn(
       { err: error, paymentId: payment.id, txid, unreachable: error.unreachable },
       'pix: the PSP charge could not be created; the static code is shown and the charge is retried',
     )
-    const [updated] = await deps.db
-      .update(payments)
-      .set({ pixChargeStatus: 'fallback', pixChargeAttempts: payment.pixChargeAttempts + 1, updatedAt: now })
-      .where(and(eq(payments.id, payment.id), open))
-      .returning()
-    return updated ?? (await reread(deps, payment.id))
+    const updated = await setPixChargeFallback(deps.db, payment.id, payment.pixChargeAttempts + 1, now)
+    return updated ?? (await findPayment(deps.db, payment.id))
   }
-}
-
-async function reread(deps: PixDeps, id: string): Promise<PaymentRow | null> {
-  const [row] = await deps.db.select().from(payments).where(eq(payments.id, id)).limit(1)
-  return row ?? null
 }
 
 /**

@@ -13,16 +13,14 @@
 //   after that, or after the period moved on, sends it to review ('Em análise') instead of switching the plan.
 // - One open upgrade invoice per subscription. Choosing another target updates that row (amount, target, BR Code
 //   reference, due date) instead of adding rows, and target changes are rate limited per customer.
-import { and, eq } from 'drizzle-orm'
 import { addDays, addMonthsAnchored, prorateUpgradeCents } from '../../../domain/billing-period'
 import type { Tx } from '../../db/client'
-import { payments } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import type { LifecycleDeps } from '../lifecycle/pass-runner'
 import { enqueue, renderInvoiceCreated } from '../lifecycle/notifications.service'
 import { issuePixInvoice, newPixReference, pixInvoiceMetadata } from './pix-invoice'
 import type { RateRule } from '../rate-limit/rate-limit'
-import { voidPayment } from './billing.repo'
+import { lockOpenPixRenewals, updatePayment, voidPayment } from './billing.repo'
 import type { PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import type { PlanRow } from '../../db/schema/plans'
 
@@ -100,8 +98,7 @@ export async function issueOrReplaceUpgradeInvoice(
     updatedAt: now,
   }
   if (open) {
-    const [updated] = await tx.update(payments).set(values).where(eq(payments.id, open.id)).returning()
-    if (!updated) throw new Error(`payment ${open.id} vanished while its subscription was locked`)
+    const updated = await updatePayment(tx, open.id, values)
     await audit(tx, actor, 'payment.upgrade_invoice_replaced', 'payment', open.id, {
       before: {
         targetPlanId: open.targetPlanId,
@@ -153,18 +150,7 @@ export async function repriceOpenRenewals(
   input: { subscription: SubscriptionRow; plan: PlanRow; actor: Actor; now: Date; notify?: NotifyDeps | undefined },
 ): Promise<PaymentRow[]> {
   const { subscription, plan, actor, now } = input
-  const open = await tx
-    .select()
-    .from(payments)
-    .where(
-      and(
-        eq(payments.subscriptionId, subscription.id),
-        eq(payments.type, 'renewal'),
-        eq(payments.status, 'pending_pix'),
-        eq(payments.paymentMethod, 'pix'),
-      ),
-    )
-    .for('update')
+  const open = await lockOpenPixRenewals(tx, subscription.id)
   const issued: PaymentRow[] = []
   for (const old of open) {
     if (old.amountCents === plan.priceCents) continue

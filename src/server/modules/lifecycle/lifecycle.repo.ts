@@ -1,11 +1,10 @@
 // The lifecycle passes' queries (claims and the set-based statements a batch is handled with). Queries only, taking
 // a `db` or `tx`; the rules and the transactions are in the passes' services (renewals, period-end, notifications).
 import { and, asc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import type { Executor, Tx } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
 import { type PaymentRow, payments, type SubscriptionRow, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
+import { selectPaymentsWithPlansAndProfile, selectSubscriptionsWithPlanAndProfile } from '../../db/subscription-rows'
 
 type SubscriptionStatus = SubscriptionRow['status']
 
@@ -42,12 +41,14 @@ export function claimPixSubscriptions(
  * No renewal invoice (any status) for the subscription's current period end. A scalar subquery, not `not exists`:
  * the planner estimates that anti-join at one row (period end and subscription look independent to it) and, for a
  * batch, hashes every renewal payment (5 s per claim at 1 M payments) instead of probing payments_renewal_due_idx
- * for the candidates it walks in index order.
+ * for the candidates it walks in index order. Written `not coalesce(…, false)`, a boolean the planner guesses at one
+ * row in two: `(…) is null` it guessed at one in 200, so with the cursor it expected fewer matches than the batch and
+ * probed every candidate left, then sorted them (0.6 to 1.9 s per claim at 85 000 candidates, against 10 ms now).
  */
-export const noRenewalYet = sql`(select ${payments.id} from ${payments}
+export const noRenewalYet = sql`not coalesce((select true from ${payments}
     where ${payments.subscriptionId} = ${subscriptions.id}
       and ${payments.type} = 'renewal'
-      and ${payments.dueDate} = ${subscriptions.currentPeriodEnd} limit 1) is null`
+      and ${payments.dueDate} = ${subscriptions.currentPeriodEnd} limit 1), false)`
 
 export async function plansByIds(tx: Executor, ids: string[]) {
   const rows = await tx
@@ -57,28 +58,14 @@ export async function plansByIds(tx: Executor, ids: string[]) {
   return new Map(rows.map((p) => [p.id, p]))
 }
 
-const targetPlans = alias(plans, 'target_plans')
-
 /** Invoices with their subscription, plan, upgrade target plan and profile (loadPaymentWithPlansAndProfile, many). */
 export function paymentsWithPlansAndProfile(tx: Executor, paymentIds: string[]) {
-  return tx
-    .select({ payment: payments, subscription: subscriptions, plan: plans, targetPlan: targetPlans, profile: profiles })
-    .from(payments)
-    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
-    .where(inArray(payments.id, paymentIds))
-    .orderBy(asc(payments.id))
+  return selectPaymentsWithPlansAndProfile(tx).where(inArray(payments.id, paymentIds)).orderBy(asc(payments.id))
 }
 
 /** Subscriptions with their plan and profile (loadSubscriptionWithPlanAndProfile, many). */
 export function subscriptionsWithPlanAndProfile(tx: Executor, subscriptionIds: string[]) {
-  return tx
-    .select({ subscription: subscriptions, plan: plans, profile: profiles })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
+  return selectSubscriptionsWithPlanAndProfile(tx)
     .where(inArray(subscriptions.id, subscriptionIds))
     .orderBy(asc(subscriptions.id))
 }

@@ -1,6 +1,6 @@
 // The admins' view of the provisioning deliveries (platform_events): the paged list (db/paging.ts) behind the admin
 // home's 'Entregas de provisionamento com falha', and the retry that makes a failed delivery due now.
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import type {
   PlatformEvent,
@@ -10,10 +10,9 @@ import type {
 import { DomainError } from '../../../domain/errors'
 import type { Executor } from '../../db/client'
 import { type ListOptions, type Page, runList } from '../../db/paging'
-import { profiles } from '../../db/schema/auth'
-import { subscriptions } from '../../db/schema/billing'
 import { type PlatformEventRow, platformEvents } from '../../db/schema/lifecycle'
 import { type Actor, audit } from '../audit/audit'
+import { lockPlatformEvent, makePendingEventDue, selectEventsWithEmail } from './platform-events.repo'
 
 export type PlatformEventsQuery = z.infer<typeof platformEventsQuerySchema>
 
@@ -44,14 +43,6 @@ function toPlatformEvent(event: PlatformEventRow, customerEmail: string): Platfo
   }
 }
 
-function selectEvents(db: Executor) {
-  return db
-    .select({ event: platformEvents, email: profiles.email })
-    .from(platformEvents)
-    .innerJoin(subscriptions, eq(subscriptions.id, platformEvents.subscriptionId))
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-}
-
 /** GET /api/admin/platform-events: newest first (seq), optionally one status or the failed ones. */
 export function listPlatformEvents(
   db: Executor,
@@ -70,7 +61,7 @@ export function listPlatformEvents(
     },
     options,
     async (pageIds, order) => {
-      const found = await selectEvents(db)
+      const found = await selectEventsWithEmail(db)
         .where(inArray(platformEvents.id, sql`(${pageIds})`))
         .orderBy(...order)
       return found.map((r) => toPlatformEvent(r.event, r.email))
@@ -90,20 +81,17 @@ export async function retryPlatformEvent(
 ): Promise<z.infer<typeof platformEventRetrySchema>> {
   const now = deps.now()
   const requeued = await deps.db.transaction(async (tx) => {
-    const [event] = await tx.select().from(platformEvents).where(eq(platformEvents.id, id)).for('update')
+    const event = await lockPlatformEvent(tx, id)
     if (!event) throw new DomainError('not_found')
     if (event.status !== 'pending' || event.nextAttemptAt <= now) return false
-    await tx
-      .update(platformEvents)
-      .set({ nextAttemptAt: now, updatedAt: now })
-      .where(and(eq(platformEvents.id, id), eq(platformEvents.status, 'pending')))
+    await makePendingEventDue(tx, id, now)
     await audit(tx, actor, 'platform_event.retry', 'platform_event', id, {
       before: { nextAttemptAt: event.nextAttemptAt.toISOString(), attempts: event.attempts },
       after: { nextAttemptAt: now.toISOString() },
     })
     return true
   })
-  const [row] = await selectEvents(deps.db).where(eq(platformEvents.id, id))
+  const [row] = await selectEventsWithEmail(deps.db).where(eq(platformEvents.id, id))
   if (!row) throw new DomainError('not_found')
   return { event: toPlatformEvent(row.event, row.email), requeued }
 }

@@ -2,19 +2,21 @@
 // platform was last told (subscriptions_provisioned_state), recorded as platform_events, delivered in order per
 // subscription, signed, at least once. Rules: lifecycle.service.ts.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { and, asc, eq, gte, inArray, isNull, lte, ne, notInArray, or, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import { addDays } from '../../../domain/billing-period'
 import { type PlatformEventType, platformTransition } from '../../../domain/provisioning'
-import { provisionedStatuses } from '../../../domain/subscription-status'
-import { subscriptions } from '../../db/schema/billing'
-import { platformEvents, subscriptionsProvisionedState } from '../../db/schema/lifecycle'
-import { plans } from '../../db/schema/plans'
 import { audit, systemActor } from '../audit/audit'
 import { detectionWindowDays } from './notifications.service'
 import { eachRow, forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
 import type { PlatformEventRow } from '../../db/schema/lifecycle'
 import { loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
+import {
+  claimNextDelivery,
+  claimUnprovisionedChanges,
+  insertPlatformEvent,
+  lockProvisionedState,
+  saveProvisionedState,
+  updatePlatformEvent,
+} from './platform-events.repo'
 
 export type { PlatformEventType }
 export type PlatformEventStatus = 'pending' | 'delivered' | 'skipped'
@@ -36,7 +38,6 @@ export type PlatformEventBody = {
 export const platformRequestTimeoutMs = 10_000
 
 const actor = systemActor('billing')
-const state = alias(subscriptionsProvisionedState, 'provisioned')
 
 /** Receivers refuse a signature whose timestamp is further than this from their clock (README, provisioning). */
 export const signatureToleranceS = 300
@@ -78,51 +79,16 @@ export function verifySignature(
  */
 export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Promise<PassResult> {
   const since = addDays(now, -detectionWindowDays)
-  // The SQL twin of domain/provisioning.ts platformTransition: every row it would answer an event for.
-  const provisioned = inArray(subscriptions.status, provisionedStatuses)
-  const differs = or(
-    and(isNull(state.subscriptionId), provisioned),
-    and(eq(state.state, 'ended'), provisioned),
-    and(eq(state.state, 'active'), sql`not ${provisioned}`),
-    and(
-      eq(state.state, 'active'),
-      provisioned,
-      or(
-        ne(state.planId, subscriptions.planId),
-        ne(state.boxQuantity, plans.boxQuantity),
-        ne(state.agentQuantity, plans.agentQuantity),
-      ),
-    ),
-  )
   const processed = await forEachClaimed(
     deps,
     'platform_events',
-    async (tx, seen, limit) =>
-      tx
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .innerJoin(plans, eq(plans.id, subscriptions.planId))
-        .leftJoin(state, eq(state.subscriptionId, subscriptions.id))
-        .where(
-          and(
-            or(gte(subscriptions.updatedAt, since), gte(plans.updatedAt, since)),
-            differs,
-            notInArray(subscriptions.id, seen),
-          ),
-        )
-        .orderBy(asc(subscriptions.updatedAt), asc(subscriptions.id))
-        .limit(limit)
-        .for('update', { of: subscriptions, skipLocked: true }),
+    (tx, seen, limit) => claimUnprovisionedChanges(tx, since, seen, limit),
     eachRow(async (tx, { id }) => {
       const row = await loadSubscriptionWithPlanAndProfile(tx, id)
       if (!row) return false
       const { subscription, plan, profile } = row
-      const [last] = await tx
-        .select()
-        .from(subscriptionsProvisionedState)
-        .where(eq(subscriptionsProvisionedState.subscriptionId, id))
-        .for('update')
-      const type = platformTransition(subscription.status, last ?? null, {
+      const last = await lockProvisionedState(tx, id)
+      const type = platformTransition(subscription.status, last, {
         planId: plan.id,
         boxQuantity: plan.boxQuantity,
         agentQuantity: plan.agentQuantity,
@@ -142,7 +108,7 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
         current_period_end: subscription.currentPeriodEnd.toISOString(),
       }
       const status: PlatformEventStatus = deps.config.PLATFORM_WEBHOOK_URL ? 'pending' : 'skipped'
-      await tx.insert(platformEvents).values({
+      await insertPlatformEvent(tx, {
         id: eventId,
         subscriptionId: subscription.id,
         type,
@@ -160,10 +126,7 @@ export async function detectPlatformEvents(deps: LifecycleDeps, now: Date): Prom
         lastEventId: eventId,
         updatedAt: now,
       }
-      await tx
-        .insert(subscriptionsProvisionedState)
-        .values({ subscriptionId: subscription.id, ...next })
-        .onConflictDoUpdate({ target: subscriptionsProvisionedState.subscriptionId, set: next })
+      await saveProvisionedState(tx, subscription.id, next)
       await audit(tx, actor, 'platform.event', 'subscription', subscription.id, {
         before: last ? { state: last.state, planId: last.planId } : null,
         after: { eventId, type, status, planId: plan.id, by: 'billing' },
@@ -187,25 +150,7 @@ export function deliverPlatformEvents(deps: LifecycleDeps, now: Date): Promise<P
   return sweep<PlatformEventRow>(
     deps,
     'deliver_platform_events',
-    async (tx, seen) => {
-      const [row] = await tx
-        .select()
-        .from(platformEvents)
-        .where(
-          and(
-            eq(platformEvents.status, 'pending'),
-            lte(platformEvents.nextAttemptAt, now),
-            sql`not exists (select 1 from ${platformEvents} as older
-                  where older.subscription_id = ${platformEvents.subscriptionId}
-                    and older.status = 'pending' and older.seq < ${platformEvents.seq})`,
-            notInArray(platformEvents.id, seen),
-          ),
-        )
-        .orderBy(asc(platformEvents.seq))
-        .limit(1)
-        .for('update', { of: platformEvents, skipLocked: true })
-      return row
-    },
+    (tx, seen) => claimNextDelivery(tx, now, seen),
     async (row) => {
       let response: Response
       try {
@@ -231,21 +176,21 @@ export function deliverPlatformEvents(deps: LifecycleDeps, now: Date): Promise<P
     async (tx, row, attempt) => {
       const attempts = row.attempts + 1
       if (attempt.ok) {
-        await tx
-          .update(platformEvents)
-          .set({ status: 'delivered', attempts, deliveredAt: now, lastError: null, updatedAt: now })
-          .where(eq(platformEvents.id, row.id))
-        return
-      }
-      await tx
-        .update(platformEvents)
-        .set({
+        await updatePlatformEvent(tx, row.id, {
+          status: 'delivered',
           attempts,
-          lastError: attempt.error,
-          nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+          deliveredAt: now,
+          lastError: null,
           updatedAt: now,
         })
-        .where(eq(platformEvents.id, row.id))
+        return
+      }
+      await updatePlatformEvent(tx, row.id, {
+        attempts,
+        lastError: attempt.error,
+        nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
+        updatedAt: now,
+      })
       deps.log.warn(
         { eventId: row.id, type: row.type, subscriptionId: row.subscriptionId, attempts, error: attempt.error },
         'platform webhook failed; retrying later',

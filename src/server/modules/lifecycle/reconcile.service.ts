@@ -1,8 +1,7 @@
 // Daily card reconciliation: Stripe drives card renewals and its webhooks keep our rows in sync; this pass looks
 // for what a lost or misapplied webhook would leave behind and reports it (log warning + audit row). It changes
 // nothing: which side is right is a person's call.
-import { and, asc, eq, gt, inArray, isNotNull } from 'drizzle-orm'
-import { subscriptions } from '../../db/schema/billing'
+import { liveCardSubscriptionsAfter } from '../billing/billing.service'
 import { audit, systemActor } from '../audit/audit'
 import { claimDailySlot, type LifecycleDeps, type PassResult } from './pass-runner'
 
@@ -38,19 +37,7 @@ export async function reconcileCardSubscriptions(deps: LifecycleDeps, now: Date)
   let processed = 0
   let after = ''
   for (;;) {
-    const page = await deps.db
-      .select()
-      .from(subscriptions)
-      .where(
-        and(
-          eq(subscriptions.billingMethod, 'card'),
-          inArray(subscriptions.status, ['active', 'trialing', 'past_due']),
-          isNotNull(subscriptions.stripeSubscriptionId),
-          gt(subscriptions.id, after),
-        ),
-      )
-      .orderBy(asc(subscriptions.id))
-      .limit(pageSize)
+    const page = await liveCardSubscriptionsAfter(deps.db, after, pageSize)
     for (const ours of page) {
       after = ours.id
       const stripeId = ours.stripeSubscriptionId

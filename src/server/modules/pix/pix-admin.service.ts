@@ -1,12 +1,19 @@
 // API Pix for the admin: registering the webhook, refunding a PIX received, and the confirmation figures.
 import { randomUUID } from 'node:crypto'
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
 import { pixTxidFor } from '../../../domain/pix-txid'
-import { payments, pixRefunds } from '../../db/schema/billing'
 import { type Actor, audit } from '../audit/audit'
 import { ApiPixError } from './api-pix-client'
 import type { PixDeps } from '../billing/pix-invoice'
+import {
+  insertRefund,
+  lockPayment,
+  pixPaidSince,
+  pixWaiting,
+  refundedSums,
+  refundsOf,
+  updateRefund,
+} from './pix-admin.repo'
 import { getPixSettings } from './pix-settings.repo'
 import type { PixRefundRow as RefundRow } from '../../db/schema/billing'
 
@@ -66,15 +73,7 @@ export function toRefundView(row: RefundRow): PixRefundView {
 
 /** Refunded so far (requests that did not fail), per payment. */
 export async function refundedCentsByPayment(deps: Pick<PixDeps, 'db'>, ids: string[]): Promise<Map<string, number>> {
-  const result = new Map<string, number>()
-  if (ids.length === 0) return result
-  const rows = await deps.db
-    .select({ paymentId: pixRefunds.paymentId, cents: sql<string>`sum(${pixRefunds.amountCents})` })
-    .from(pixRefunds)
-    .where(and(inArray(pixRefunds.paymentId, ids), sql`${pixRefunds.status} <> 'NAO_REALIZADO'`))
-    .groupBy(pixRefunds.paymentId)
-  for (const row of rows) result.set(row.paymentId, Number(row.cents))
-  return result
+  return refundedSums(deps.db, ids)
 }
 
 /**
@@ -92,7 +91,7 @@ export async function refundPix(
   if (!client) throw new DomainError('pix_api_disabled')
   const now = deps.now()
   const created = await deps.db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
+    const payment = await lockPayment(tx, paymentId)
     if (!payment) throw new DomainError('payment_not_found')
     const paidAt = payment.paidAt
     if (
@@ -103,30 +102,22 @@ export async function refundPix(
     ) {
       throw new DomainError('pix_refund_not_allowed')
     }
-    const [sum] = await tx
-      .select({ cents: sql<string | null>`sum(${pixRefunds.amountCents})` })
-      .from(pixRefunds)
-      .where(and(eq(pixRefunds.paymentId, payment.id), sql`${pixRefunds.status} <> 'NAO_REALIZADO'`))
-    const already = Number(sum?.cents ?? 0)
+    const already = (await refundedSums(tx, [payment.id])).get(payment.id) ?? 0
     const received = payment.amountReceivedCents ?? payment.amountCents
     if (already + input.amount_cents > received) throw new DomainError('pix_refund_too_much')
     const id = randomUUID()
-    const [row] = await tx
-      .insert(pixRefunds)
-      .values({
-        id,
-        paymentId: payment.id,
-        refundId: pixTxidFor(id),
-        endToEndId: payment.pixEndToEndId,
-        amountCents: input.amount_cents,
-        reason: input.reason,
-        status: 'EM_PROCESSAMENTO',
-        createdBy: actor.id,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-    if (!row) throw new Error('refund row not inserted')
+    const row = await insertRefund(tx, {
+      id,
+      paymentId: payment.id,
+      refundId: pixTxidFor(id),
+      endToEndId: payment.pixEndToEndId,
+      amountCents: input.amount_cents,
+      reason: input.reason,
+      status: 'EM_PROCESSAMENTO',
+      createdBy: actor.id,
+      createdAt: now,
+      updatedAt: now,
+    })
     await audit(tx, actor, 'payment.pix_refund', 'payment', payment.id, {
       before: { refundedCents: already, amountReceivedCents: received },
       after: {
@@ -144,20 +135,17 @@ export async function refundPix(
       descricao: input.reason,
     })
     const status = devolucao.status === 'DEVOLVIDO' || devolucao.status === 'NAO_REALIZADO' ? devolucao.status : null
-    const [updated] = await deps.db
-      .update(pixRefunds)
-      .set({ rtrId: devolucao.rtrId ?? null, ...(status ? { status } : {}), updatedAt: deps.now() })
-      .where(eq(pixRefunds.id, created.row.id))
-      .returning()
+    const updated = await updateRefund(deps.db, created.row.id, {
+      rtrId: devolucao.rtrId ?? null,
+      ...(status ? { status } : {}),
+      updatedAt: deps.now(),
+    })
     return { refund: toRefundView(updated ?? created.row), refundedCents: created.already + input.amount_cents }
   } catch (error) {
     if (!(error instanceof ApiPixError)) throw error
     // The PSP refused (or could not be reached): nothing was refunded; the row says so, with its audit row.
     await deps.db.transaction(async (tx) => {
-      await tx
-        .update(pixRefunds)
-        .set({ status: 'NAO_REALIZADO', updatedAt: deps.now() })
-        .where(eq(pixRefunds.id, created.row.id))
+      await updateRefund(tx, created.row.id, { status: 'NAO_REALIZADO', updatedAt: deps.now() })
       await audit(tx, actor, 'payment.pix_refund_failed', 'payment', paymentId, {
         after: { refundId: created.row.refundId, error: error.message.slice(0, 300) },
       })
@@ -167,12 +155,7 @@ export async function refundPix(
 }
 
 export async function listRefunds(deps: Pick<PixDeps, 'db'>, paymentId: string): Promise<PixRefundView[]> {
-  const rows = await deps.db
-    .select()
-    .from(pixRefunds)
-    .where(eq(pixRefunds.paymentId, paymentId))
-    .orderBy(asc(pixRefunds.createdAt))
-  return rows.map(toRefundView)
+  return (await refundsOf(deps.db, paymentId)).map(toRefundView)
 }
 
 /** The refund label of a paid payment: 'Devolvido' (all of it) or 'Devolvido parcialmente', else null. */
@@ -202,49 +185,23 @@ function percentile(sorted: number[], p: number): number | null {
 export async function pixOverview(deps: Pick<PixDeps, 'db' | 'now' | 'config'>): Promise<PixOverview> {
   const now = deps.now()
   const since = new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000)
-  const paid = await deps.db
-    .select({ createdAt: payments.createdAt, paidAt: payments.paidAt, via: payments.pixConfirmedVia })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.paymentMethod, 'pix'),
-        eq(payments.status, 'paid'),
-        isNotNull(payments.paidAt),
-        gte(payments.paidAt, since),
-      ),
-    )
+  const paid = await pixPaidSince(deps.db, since)
   const seconds = paid
     .map((p) => Math.max(0, Math.round(((p.paidAt?.getTime() ?? 0) - p.createdAt.getTime()) / 1000)))
     .sort((a, b) => a - b)
   const cutoff = new Date(now.getTime() - 12 * 60 * 60 * 1000)
-  // Manual: every open PIX invoice waits for an admin. API Pix: only those in review or left on the static code.
-  const waitingWhere = and(
-    eq(payments.paymentMethod, 'pix'),
-    lt(payments.createdAt, cutoff),
-    deps.config.PIX_PROVIDER === 'api-pix'
-      ? or(
-          eq(payments.status, 'review'),
-          and(
-            eq(payments.status, 'pending_pix'),
-            or(isNull(payments.pixChargeStatus), eq(payments.pixChargeStatus, 'fallback')),
-          ),
-        )
-      : inArray(payments.status, ['pending_pix', 'review']),
-  )
-  const [count] = await deps.db.select({ n: sql<string>`count(*)` }).from(payments).where(waitingWhere)
-  const oldest = await deps.db
-    .select({ id: payments.id, amountCents: payments.amountCents, createdAt: payments.createdAt })
-    .from(payments)
-    .where(waitingWhere)
-    .orderBy(asc(payments.createdAt), desc(payments.id))
-    .limit(5)
+  const waiting = await pixWaiting(deps.db, cutoff, deps.config.PIX_PROVIDER)
   return {
     provider: deps.config.PIX_PROVIDER,
     latencyP50Seconds: percentile(seconds, 50),
     latencyP95Seconds: percentile(seconds, 95),
     confirmedLast30Days: paid.length,
     confirmedAutomatically: paid.filter((p) => p.via === 'api_pix').length,
-    waitingOver12h: Number(count?.n ?? 0),
-    oldestWaiting: oldest.map((o) => ({ id: o.id, amountCents: o.amountCents, createdAt: o.createdAt.toISOString() })),
+    waitingOver12h: waiting.count,
+    oldestWaiting: waiting.oldest.map((o) => ({
+      id: o.id,
+      amountCents: o.amountCents,
+      createdAt: o.createdAt.toISOString(),
+    })),
   }
 }

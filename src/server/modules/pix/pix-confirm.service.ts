@@ -1,22 +1,23 @@
-// PIX_PROVIDER=api-pix: confirming invoices from the PSP's own answer (webhook trigger and reconciliation).
-//
-// The webhook body is never trusted (research §4.4): it only names endToEndIds and txids. For each, the app re-reads
-// the PSP — `GET /cob/{txid}` for our charges (accepted only when the endToEndId is among the charge's `pix[]` and
-// the charge is for our key), `GET /pix/{e2eid}` for a static code's reference — and confirms with what the PSP
-// says was received. The confirmation itself is the admin's (admin-payments.service confirmPayment, actor system
-// 'api-pix'): one transaction locking the subscription then the payment, activation / renewal / upgrade, the
-// amount checked against the invoice ('review' when it differs), an audit row; the endToEndId is unique in the
-// database, so a duplicated, late or batched callback, or the reconciliation finding the same PIX, applies once.
-import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
 import { isChargeTxid, paymentIdFromTxid, pixTxidFor } from '../../../domain/pix-txid'
-import { payments, pixRefunds } from '../../db/schema/billing'
 import { audit, systemActor } from '../audit/audit'
 import { confirmPayment } from '../admin/admin-payments.service'
 import { ApiPixError } from './api-pix-client'
 import { centsFromPixValor, type Pix } from './api-pix-types'
 import type { PixCallbackItem } from './pix-callback'
 import { ensurePixCharge, maxChargeAttempts, type PixDeps } from '../billing/pix-invoice'
+import {
+  endCharge,
+  endToEndRecorded,
+  expiredCharges,
+  invoicesToCharge,
+  markChargePaid,
+  openInvoicesByTxids,
+  paymentByTxid,
+  processingRefunds,
+  recordedEndToEnds,
+  settleRefund,
+} from './pix-confirm.repo'
 import { getPixSettings } from './pix-settings.repo'
 import type { PaymentRow } from '../../db/schema/billing'
 
@@ -43,19 +44,7 @@ function payerNameOf(pix: Pix): string | null {
 
 /** Our payment a txid names: the derived charge txid, or the static code's reference. */
 async function paymentForTxid(deps: PixDeps, txid: string): Promise<PaymentRow | null> {
-  const derivedId = paymentIdFromTxid(txid)
-  const [row] = await deps.db
-    .select()
-    .from(payments)
-    .where(
-      or(
-        eq(payments.pixTxid, txid),
-        eq(payments.pixReference, txid),
-        ...(derivedId ? [eq(payments.id, derivedId)] : []),
-      ),
-    )
-    .limit(1)
-  return row ?? null
+  return paymentByTxid(deps.db, txid, paymentIdFromTxid(txid))
 }
 
 const inFlight = new WeakMap<object, Map<string, Promise<ConfirmOutcome>>>()
@@ -84,12 +73,7 @@ async function confirmOnce(deps: PixDeps, item: PixCallbackItem): Promise<Confir
   if (!client) return 'error'
   const { endToEndId } = item
   // Already recorded: a duplicate or a late callback, or the reconciliation after the webhook.
-  const [known] = await deps.db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(eq(payments.pixEndToEndId, endToEndId))
-    .limit(1)
-  if (known) {
+  if (await endToEndRecorded(deps.db, endToEndId)) {
     // PSPs notify again when a refund of this PIX reaches its final state: record it.
     await settleRefunds(deps, endToEndId)
     return 'duplicate'
@@ -145,30 +129,20 @@ async function confirmOnce(deps: PixDeps, item: PixCallbackItem): Promise<Confir
     }
     throw error
   }
-  await deps.db
-    .update(payments)
-    .set({ pixChargeStatus: 'paid' })
-    .where(and(eq(payments.id, payment.id), isNotNull(payments.pixChargeStatus)))
+  await markChargePaid(deps.db, payment.id)
   return 'paid'
 }
 
 /** Refund rows of this PIX still in processing take the state the PSP reports (`GET /pix/{e2eid}`). */
 async function settleRefunds(deps: PixDeps, endToEndId: string): Promise<void> {
-  const open = await deps.db
-    .select()
-    .from(pixRefunds)
-    .where(and(eq(pixRefunds.endToEndId, endToEndId), eq(pixRefunds.status, 'EM_PROCESSAMENTO')))
+  const open = await processingRefunds(deps.db, endToEndId)
   if (open.length === 0 || !deps.pix) return
   const pix = await deps.pix.getPix(endToEndId)
   for (const refund of open) {
     const reported = pix.devolucoes?.find((d) => d.id === refund.refundId)
     if (!reported || (reported.status !== 'DEVOLVIDO' && reported.status !== 'NAO_REALIZADO')) continue
     await deps.db.transaction(async (tx) => {
-      const [updated] = await tx
-        .update(pixRefunds)
-        .set({ status: reported.status as 'DEVOLVIDO' | 'NAO_REALIZADO', updatedAt: deps.now() })
-        .where(and(eq(pixRefunds.id, refund.id), eq(pixRefunds.status, 'EM_PROCESSAMENTO')))
-        .returning()
+      const updated = await settleRefund(tx, refund.id, reported.status as 'DEVOLVIDO' | 'NAO_REALIZADO', deps.now())
       if (!updated) return
       await audit(tx, apiPixActor, 'payment.pix_refund_settled', 'payment', refund.paymentId, {
         before: { refundId: refund.refundId, status: 'EM_PROCESSAMENTO' },
@@ -215,29 +189,10 @@ export async function reconcilePix(deps: PixDeps, now: Date): Promise<{ processe
   const withTxid = received.filter((p): p is Pix & { txid: string } => typeof p.txid === 'string')
   if (withTxid.length > 0) {
     const e2es = withTxid.map((p) => p.endToEndId)
-    const known = new Set(
-      (
-        await deps.db
-          .select({ e2e: payments.pixEndToEndId })
-          .from(payments)
-          .where(inArray(payments.pixEndToEndId, e2es))
-      ).map((r) => r.e2e),
-    )
+    const known = await recordedEndToEnds(deps.db, e2es)
     const txids = [...new Set(withTxid.map((p) => p.txid))]
     const derivedIds = txids.map(paymentIdFromTxid).filter((id): id is string => id !== null)
-    const ours = await deps.db
-      .select({ pixTxid: payments.pixTxid, pixReference: payments.pixReference, id: payments.id })
-      .from(payments)
-      .where(
-        and(
-          inArray(payments.status, ['pending_pix', 'pending', 'review']),
-          or(
-            inArray(payments.pixTxid, txids),
-            inArray(payments.pixReference, txids),
-            ...(derivedIds.length > 0 ? [inArray(payments.id, derivedIds)] : []),
-          ),
-        ),
-      )
+    const ours = await openInvoicesByTxids(deps.db, txids, derivedIds)
     const ourTxids = new Set<string>()
     for (const row of ours) {
       ourTxids.add(pixTxidFor(row.id))
@@ -253,36 +208,14 @@ export async function reconcilePix(deps: PixDeps, now: Date): Promise<{ processe
 
   // (2) Charges to (re)try, after the listing so that a static code just paid is confirmed rather than charged:
   // open PIX invoices without a live charge, not yet due.
-  const toCharge = await deps.db
-    .select({ id: payments.id, status: payments.pixChargeStatus })
-    .from(payments)
-    .where(
-      and(
-        eq(payments.paymentMethod, 'pix'),
-        inArray(payments.status, ['pending_pix', 'pending']),
-        or(isNull(payments.pixChargeStatus), eq(payments.pixChargeStatus, 'fallback')),
-        lt(payments.pixChargeAttempts, maxChargeAttempts),
-        gt(payments.dueDate, now),
-      ),
-    )
-    .limit(200)
+  const toCharge = await invoicesToCharge(deps.db, now, maxChargeAttempts)
   for (const row of toCharge) {
     const after = await ensurePixCharge(deps, row.id)
     if (after?.pixChargeStatus === 'active') processed += 1
   }
 
   // (3) Charges past their expiry: paid after all (callback and listing both missed)? Otherwise expired.
-  const expiring = await deps.db
-    .select()
-    .from(payments)
-    .where(
-      and(
-        eq(payments.pixChargeStatus, 'active'),
-        inArray(payments.status, ['pending_pix', 'pending']),
-        lt(payments.pixChargeExpiresAt, now),
-      ),
-    )
-    .limit(200)
+  const expiring = await expiredCharges(deps.db, now)
   for (const payment of expiring) {
     if (!payment.pixTxid) continue
     try {
@@ -294,10 +227,7 @@ export async function reconcilePix(deps: PixDeps, now: Date): Promise<{ processe
         continue
       }
       const status = cob.status.startsWith('REMOVIDA') ? 'removed' : 'expired'
-      await deps.db
-        .update(payments)
-        .set({ pixChargeStatus: status, updatedAt: now })
-        .where(and(eq(payments.id, payment.id), eq(payments.pixChargeStatus, 'active')))
+      await endCharge(deps.db, payment.id, status, now)
       processed += 1
     } catch (error) {
       deps.log?.warn({ err: error, paymentId: payment.id }, 'pix: could not re-read an expired charge; retried')

@@ -12,22 +12,24 @@
 //   exactly the invoice's amount; otherwise the invoice goes to 'review' and nothing is applied. Otherwise the invoice
 //   is paid (payment method card, the payment intent as provider reference) and the admin confirmation's effect is
 //   applied (renewal: period + 1 month keeping the anchor day; upgrade: plan switch).
-import { and, eq, inArray } from 'drizzle-orm'
 import { nextPeriod } from '../../../domain/billing-period'
 import type { SubscriptionStatus } from '../../../domain/subscription-status'
-import { payments, subscriptions } from '../../db/schema/billing'
 import type { Tx } from '../../db/client'
+import {
+  invoiceAmount,
+  findPaymentSubscriptionId,
+  lockPayment,
+  lockSubscription,
+  updatePayment,
+  updateSubscription,
+  voidOpenFirstInvoices,
+} from './stripe.repo'
 import { audit } from '../audit/audit'
 import { activate } from '../admin/admin-payments.service'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import type { HandlerContext } from './stripe-events.service'
 import { type OurMetadata, type Period, readCheckoutSession } from './stripe-objects'
 import type { SubscriptionRow } from '../../db/schema/billing'
-
-async function lockSubscription(tx: Tx, id: string): Promise<SubscriptionRow | null> {
-  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update')
-  return row ?? null
-}
 
 export async function bindSwitchedSubscription(
   c: HandlerContext,
@@ -60,34 +62,19 @@ export async function bindSwitchedSubscription(
     return null
   }
 
-  const voided = await c.tx
-    .update(payments)
-    .set({ status: 'void', updatedAt: c.now })
-    .where(
-      and(
-        eq(payments.subscriptionId, row.id),
-        eq(payments.type, 'new'),
-        inArray(payments.status, [...openPaymentStatuses]),
-      ),
-    )
-    .returning({ id: payments.id, amountCents: payments.amountCents, status: payments.status })
+  const voided = await voidOpenFirstInvoices(c.tx, row.id, c.now)
   const period = create.period ?? nextPeriod(new Date(c.event.created * 1000))
-  const [updated] = await c.tx
-    .update(subscriptions)
-    .set({
-      billingMethod: 'card',
-      stripeSubscriptionId,
-      stripeCustomerId: create.customerId ?? row.stripeCustomerId,
-      status: create.status,
-      currentPeriodStart: period.start,
-      currentPeriodEnd: period.end,
-      anchorDay: period.start.getUTCDate(),
-      canceledAt: null,
-      updatedAt: c.now,
-    })
-    .where(eq(subscriptions.id, row.id))
-    .returning()
-  if (!updated) throw new Error(`subscription ${row.id} vanished while locked`)
+  const updated = await updateSubscription(c.tx, row.id, {
+    billingMethod: 'card',
+    stripeSubscriptionId,
+    stripeCustomerId: create.customerId ?? row.stripeCustomerId,
+    status: create.status,
+    currentPeriodStart: period.start,
+    currentPeriodEnd: period.end,
+    anchorDay: period.start.getUTCDate(),
+    canceledAt: null,
+    updatedAt: c.now,
+  })
   for (const payment of voided) {
     await audit(c.tx, c.actor, 'payment.void', 'payment', payment.id, {
       before: { status: 'pending_pix' },
@@ -113,11 +100,7 @@ export async function bindSwitchedSubscription(
 /** The amount our first invoice asked for, when a card subscription replaced it (null otherwise). */
 export async function switchedInvoiceAmount(tx: Tx, metadata: OurMetadata): Promise<number | null> {
   if (!metadata.paymentId || !metadata.subscriptionId) return null
-  const [row] = await tx
-    .select({ amountCents: payments.amountCents })
-    .from(payments)
-    .where(and(eq(payments.id, metadata.paymentId), eq(payments.subscriptionId, metadata.subscriptionId)))
-  return row?.amountCents ?? null
+  return invoiceAmount(tx, metadata.paymentId, metadata.subscriptionId)
 }
 
 export async function payInvoiceFromCheckout(c: HandlerContext): Promise<'processed' | 'ignored'> {
@@ -132,15 +115,14 @@ export async function payInvoiceFromCheckout(c: HandlerContext): Promise<'proces
     return 'processed' as const
   }
 
-  const [ref] = await c.tx
-    .select({ subscriptionId: payments.subscriptionId })
-    .from(payments)
-    .where(eq(payments.id, paymentId))
-  if (!ref || (subscriptionId && ref.subscriptionId !== subscriptionId)) return refuse('unknown_payment')
-  const subscription = await lockSubscription(c.tx, ref.subscriptionId)
+  const invoiceSubscriptionId = await findPaymentSubscriptionId(c.tx, paymentId)
+  if (!invoiceSubscriptionId || (subscriptionId && invoiceSubscriptionId !== subscriptionId)) {
+    return refuse('unknown_payment')
+  }
+  const subscription = await lockSubscription(c.tx, invoiceSubscriptionId)
   if (!subscription) return refuse('unknown_payment')
   if (userId && subscription.userId !== userId) return refuse('other_user')
-  const [payment] = await c.tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
+  const payment = await lockPayment(c.tx, paymentId)
   if (!payment) return refuse('unknown_payment')
   const intent = session.paymentIntentId ?? null
   // The same charge told twice (e.g. completed, then async_payment_succeeded): already recorded.
@@ -151,15 +133,12 @@ export async function payInvoiceFromCheckout(c: HandlerContext): Promise<'proces
   const before = { status: payment.status, paymentMethod: payment.paymentMethod }
   const brl = session.currency === 'brl'
   if (!brl || session.amountTotal !== payment.amountCents) {
-    await c.tx
-      .update(payments)
-      .set({
-        status: 'review',
-        amountReceivedCents: brl ? (session.amountTotal ?? null) : null,
-        stripePaymentIntentId: intent,
-        updatedAt: c.now,
-      })
-      .where(eq(payments.id, payment.id))
+    await updatePayment(c.tx, payment.id, {
+      status: 'review',
+      amountReceivedCents: brl ? (session.amountTotal ?? null) : null,
+      stripePaymentIntentId: intent,
+      updatedAt: c.now,
+    })
     await audit(c.tx, c.actor, 'payment.flagged', 'payment', payment.id, {
       before,
       after: {
@@ -176,18 +155,14 @@ export async function payInvoiceFromCheckout(c: HandlerContext): Promise<'proces
     return 'processed'
   }
 
-  const [paid] = await c.tx
-    .update(payments)
-    .set({
-      status: 'paid',
-      paidAt: c.now,
-      paymentMethod: 'card',
-      amountReceivedCents: session.amountTotal,
-      stripePaymentIntentId: intent,
-      updatedAt: c.now,
-    })
-    .where(eq(payments.id, payment.id))
-    .returning()
+  const paid = await updatePayment(c.tx, payment.id, {
+    status: 'paid',
+    paidAt: c.now,
+    paymentMethod: 'card',
+    amountReceivedCents: session.amountTotal,
+    stripePaymentIntentId: intent,
+    updatedAt: c.now,
+  })
   if (!paid) throw new Error(`payment ${payment.id} vanished while locked`)
   await audit(c.tx, c.actor, 'payment.paid', 'payment', payment.id, {
     before,

@@ -1,12 +1,19 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
 import type { Executor } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { type PaymentMetadata, payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { webhookEvents } from '../../db/schema/platform'
 import { cardPlanChanges, cardSimulatorSessions, stripeSubscriptionSync } from '../../db/schema/stripe'
-import type { NewSubscriptionRow, SubscriptionRow } from '../../db/schema/billing'
+import type { NewPaymentRow, NewSubscriptionRow, PaymentRow, SubscriptionRow } from '../../db/schema/billing'
 import type { SimulatorSessionRow, SyncRow } from '../../db/schema/stripe'
+
+export {
+  findPaymentSubscriptionId,
+  lockPaymentRow as lockPayment,
+  lockSubscriptionRow as lockSubscription,
+} from '../../db/subscription-rows'
 
 export async function userExists(db: Executor, id: string): Promise<boolean> {
   const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, id)).limit(1)
@@ -204,4 +211,39 @@ export async function markSimulatorSessionApproved(
   const [row] = await tx.update(cardSimulatorSessions).set(values).where(eq(cardSimulatorSessions.id, id)).returning()
   if (!row) throw new Error(`simulator session ${id} vanished while locked`)
   return row
+}
+
+// The card payment of our own open invoices (card-invoice-events.ts), inside the Stripe event's transaction.
+
+/** Voids the subscription's open first invoices (a card took their place); returns what it voided. */
+export function voidOpenFirstInvoices(tx: Executor, subscriptionId: string, now: Date) {
+  return tx
+    .update(payments)
+    .set({ status: 'void', updatedAt: now })
+    .where(
+      and(
+        eq(payments.subscriptionId, subscriptionId),
+        eq(payments.type, 'new'),
+        inArray(payments.status, [...openPaymentStatuses]),
+      ),
+    )
+    .returning({ id: payments.id, amountCents: payments.amountCents, status: payments.status })
+}
+
+/** The invoice's amount, when it belongs to that subscription. */
+export async function invoiceAmount(db: Executor, paymentId: string, subscriptionId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ amountCents: payments.amountCents })
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.subscriptionId, subscriptionId)))
+  return row?.amountCents ?? null
+}
+
+export async function updatePayment(
+  tx: Executor,
+  id: string,
+  values: Partial<NewPaymentRow>,
+): Promise<PaymentRow | null> {
+  const [row] = await tx.update(payments).set(values).where(eq(payments.id, id)).returning()
+  return row ?? null
 }

@@ -2,19 +2,13 @@
 // domain/whatsapp-intents.ts) and answered with free-form text, which Meta delivers because the customer's message
 // has just opened the 24-hour window; '2ª via' also sends the invoice's QR Code as an image. Nothing here changes a
 // subscription or a payment: 'cancelar' only links the dashboard's cancel flow.
-import { and, asc, desc, eq, inArray } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import QRCode from 'qrcode'
 import { DomainError } from '../../../domain/errors'
 import { formatBRL } from '../../../domain/money'
 import { subscriptionStatusLabel } from '../../../domain/subscription-status'
 import { parseWhatsAppIntent, type WhatsAppIntent } from '../../../domain/whatsapp-intents'
 import type { AppContext } from '../../context'
-import type { Executor } from '../../db/client'
-import { payments, subscriptions } from '../../db/schema/billing'
-import { plans } from '../../db/schema/plans'
-import { openPaymentStatuses } from '../../../domain/subscription-status'
-import { shownPixCharge } from '../billing/billing.service'
+import { firstOpenPixInvoice, shownPixCharge, currentSubscriptionWithPlan } from '../billing/billing.service'
 import { formatDateBR } from '../lifecycle/notification-templates'
 import { imageOutboxText, sendImageWith, sendTextWith, WhatsAppApiError } from '../messaging/whatsapp'
 import { hitRateLimit, type RateRule } from '../rate-limit/rate-limit'
@@ -29,8 +23,6 @@ export const chatReplyRule: RateRule = { limit: 10, windowMs: 60 * 60_000 }
 
 export type InboundMessage = { id: string; from: string; type: string; text: string | null }
 export type InboundOutcome = 'replied' | 'duplicate' | 'rate_limited' | 'send_failed'
-
-const targetPlans = alias(plans, 'chat_target_plans')
 
 function links(config: ChatDeps['config']) {
   return {
@@ -62,26 +54,6 @@ function signupText(config: ChatDeps['config']): string {
   ].join('\n')
 }
 
-/** The customer's open PIX invoice that is due first, with the plan it pays for. */
-async function openPixInvoice(db: Executor, userId: string) {
-  const [row] = await db
-    .select({ payment: payments, plan: plans, targetPlan: targetPlans })
-    .from(payments)
-    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .leftJoin(targetPlans, eq(targetPlans.id, payments.targetPlanId))
-    .where(
-      and(
-        eq(subscriptions.userId, userId),
-        eq(payments.paymentMethod, 'pix'),
-        inArray(payments.status, [...openPaymentStatuses]),
-      ),
-    )
-    .orderBy(asc(payments.dueDate), asc(payments.id))
-    .limit(1)
-  return row ?? null
-}
-
 /** An answer: a text, or the QR Code image of a BR Code (rendered here, sent with its caption). */
 type Reply = { type: 'text'; text: string } | { type: 'qr'; brCode: string; caption: string }
 
@@ -100,7 +72,7 @@ export async function qrPng(brCode: string): Promise<Buffer> {
  */
 async function invoiceReplies(deps: ChatDeps, userId: string): Promise<Reply[]> {
   const l = links(deps.config)
-  const open = await openPixInvoice(deps.db, userId)
+  const open = await firstOpenPixInvoice(deps.db, userId)
   if (!open) return [text(`Você não tem nenhuma fatura PIX em aberto. Seus pagamentos: ${l.payments}`)]
   const planName = (open.targetPlan ?? open.plan).name
   let brCode: string | null = null
@@ -126,13 +98,7 @@ async function invoiceReplies(deps: ChatDeps, userId: string): Promise<Reply[]> 
 
 async function statusReply(deps: ChatDeps, userId: string): Promise<string> {
   const l = links(deps.config)
-  const rows = await deps.db
-    .select({ subscription: subscriptions, plan: plans })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(eq(subscriptions.userId, userId))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
-  const current = rows.find((r) => r.subscription.status !== 'canceled') ?? rows[0]
+  const current = await currentSubscriptionWithPlan(deps.db, userId)
   if (!current) return `Você ainda não tem uma assinatura. Conheça os planos: ${deps.config.appUrl}/plans`
   const { subscription, plan } = current
   const lines = [`Plano: ${plan.name}`, `Situação: ${subscriptionStatusLabel[subscription.status]}`]
@@ -141,7 +107,7 @@ async function statusReply(deps: ChatDeps, userId: string): Promise<string> {
   } else if (subscription.cancelAtPeriodEnd) {
     lines.push(`Cancelamento agendado para ${formatDateBR(subscription.currentPeriodEnd)}.`)
   } else if (subscription.status === 'pending_pix' || subscription.status === 'past_due') {
-    const open = await openPixInvoice(deps.db, userId)
+    const open = await firstOpenPixInvoice(deps.db, userId)
     if (open)
       lines.push(
         `Pagamento pendente: ${formatBRL(open.payment.amountCents)}, vencimento ${formatDateBR(open.payment.dueDate)}. Responda *2ª via* para receber o código PIX.`,

@@ -1,12 +1,21 @@
 import { createHash, createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
-import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
 import { whatsappNumberSchema } from '../../../domain/contracts/auth'
 import type { Executor } from '../../db/client'
-import { whatsappVerifications } from '../../db/schema/platform'
 import { type SendResult, sendCodeWith, type WhatsAppSender } from '../messaging/whatsapp'
 import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
 import { recordCodeMessage } from './messages.repo'
+import {
+  codesSentSince,
+  consumeLatestVerified,
+  countAttempt,
+  deleteVerification,
+  insertVerification,
+  latestCodeOfBrowser,
+  lockNumberSends,
+  markVerified,
+  releaseConsumed,
+} from './verification.repo'
 
 /**
  * The rules of a code, in one place. Send quotas count per number *and* requester (the requester's network, see
@@ -61,14 +70,10 @@ export async function sendVerificationCode(
   const id = randomUUID()
   await deps.db.transaction(async (tx) => {
     // Serialises sends for one number, so two parallel requests cannot both pass the limits.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wa:${phone}`}))`)
+    await lockNumberSends(tx, phone)
     const dayAgo = new Date(now.getTime() - 24 * 60 * 60_000)
     const hourAgo = now.getTime() - 60 * 60_000
-    const recent = await tx
-      .select({ createdAt: whatsappVerifications.createdAt, ip: whatsappVerifications.ip })
-      .from(whatsappVerifications)
-      .where(and(eq(whatsappVerifications.phoneNumber, phone), gt(whatsappVerifications.createdAt, dayAgo)))
-      .orderBy(desc(whatsappVerifications.createdAt))
+    const recent = await codesSentSince(tx, phone, dayAgo)
     const mine = recent.filter((r) => r.ip === requester)
     const last = mine[0]
     if (last && now.getTime() - last.createdAt.getTime() < codeRules.resendAfterMs)
@@ -78,7 +83,7 @@ export async function sendVerificationCode(
       throw new DomainError('code_hourly_limit')
     if (mine.length >= codeRules.maxPerDay || recent.length >= codeRules.numberMaxPerDay)
       throw new DomainError('code_daily_limit')
-    await tx.insert(whatsappVerifications).values({
+    await insertVerification(tx, {
       id,
       phoneNumber: phone,
       codeHash: hashCode(deps.secret, phone, code),
@@ -94,7 +99,7 @@ export async function sendVerificationCode(
     sent = await sendCodeWith(deps.whatsapp, phone, code)
   } catch (error) {
     // A code nobody received must not count against the person's limits.
-    await deps.db.delete(whatsappVerifications).where(eq(whatsappVerifications.id, id))
+    await deleteVerification(deps.db, id)
     throw new DomainError('whatsapp_send_failed', undefined, { cause: error })
   }
   // Meta's message id, so that its delivery receipt can tell the sign-up page when the code did not arrive.
@@ -118,35 +123,20 @@ export async function verifyCode(
   if (!/^\d{6}$/.test(code) || !browserToken) throw new DomainError('code_invalid')
   // The newest code, used or not: once a newer code exists, older ones never count again (not even after the
   // newer one was used for a sign-up).
-  const [latest] = await deps.db
-    .select()
-    .from(whatsappVerifications)
-    .where(
-      and(
-        eq(whatsappVerifications.phoneNumber, phone),
-        eq(whatsappVerifications.browserHash, hashBrowserToken(browserToken)),
-      ),
-    )
-    .orderBy(desc(whatsappVerifications.createdAt))
-    .limit(1)
+  const latest = await latestCodeOfBrowser(deps.db, phone, hashBrowserToken(browserToken))
   if (!latest || latest.expiresAt <= now || latest.verifiedAt || latest.consumedAt)
     throw new DomainError('code_invalid')
   // Count the attempt atomically before comparing, so parallel guesses cannot exceed the limit.
-  const [counted] = await deps.db
-    .update(whatsappVerifications)
-    .set({ attempts: sql`${whatsappVerifications.attempts} + 1` })
-    .where(
-      and(eq(whatsappVerifications.id, latest.id), sql`${whatsappVerifications.attempts} < ${codeRules.maxAttempts}`),
-    )
-    .returning({ attempts: whatsappVerifications.attempts })
-  if (!counted) throw new DomainError('code_attempts_exceeded')
+  if (!(await countAttempt(deps.db, latest.id, codeRules.maxAttempts))) throw new DomainError('code_attempts_exceeded')
   const expected = Buffer.from(latest.codeHash, 'hex')
   const given = Buffer.from(hashCode(deps.secret, phone, code), 'hex')
   if (!timingSafeEqual(expected, given)) throw new DomainError('code_invalid')
-  await deps.db
-    .update(whatsappVerifications)
-    .set({ verifiedAt: now })
-    .where(and(eq(whatsappVerifications.id, latest.id), isNull(whatsappVerifications.verifiedAt)))
+  await markVerified(deps.db, latest.id, now)
+}
+
+/** The newest code of the number this browser asked for (what the sign-up page's delivery status reads). */
+export function latestCodeForBrowser(db: Executor, phone: string, browserToken: string) {
+  return latestCodeOfBrowser(db, phone, hashBrowserToken(browserToken))
 }
 
 /**
@@ -162,27 +152,11 @@ export async function consumeVerification(
   const phone = parsePhone(rawPhone)
   if (!browserToken) throw new DomainError('whatsapp_not_verified')
   const since = new Date(now.getTime() - codeRules.verifiedValidForMs)
-  const [row] = await db
-    .update(whatsappVerifications)
-    .set({ consumedAt: now })
-    .where(
-      sql`${whatsappVerifications.id} = (
-        select id from ${whatsappVerifications}
-        where ${whatsappVerifications.phoneNumber} = ${phone}
-          and ${whatsappVerifications.browserHash} = ${hashBrowserToken(browserToken)}
-          and ${whatsappVerifications.verifiedAt} > ${since.toISOString()}
-          and ${whatsappVerifications.consumedAt} is null
-        order by ${whatsappVerifications.verifiedAt} desc limit 1
-      ) and ${isNull(whatsappVerifications.consumedAt)}`,
-    )
-    .returning({ id: whatsappVerifications.id })
-  if (!row) throw new DomainError('whatsapp_not_verified')
-  return row.id
+  const id = await consumeLatestVerified(db, phone, hashBrowserToken(browserToken), since, now)
+  if (!id) throw new DomainError('whatsapp_not_verified')
+  return id
 }
 
 export async function releaseVerification(db: Executor, id: string): Promise<void> {
-  await db
-    .update(whatsappVerifications)
-    .set({ consumedAt: null })
-    .where(and(eq(whatsappVerifications.id, id), isNotNull(whatsappVerifications.consumedAt)))
+  await releaseConsumed(db, id)
 }

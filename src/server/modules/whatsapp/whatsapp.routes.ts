@@ -1,20 +1,18 @@
 // WhatsApp for real (issue 16): Meta's webhook (subscription check, delivery receipts, customers' messages), the
 // delivery state of a sign-up code, and a customer's message history for admins.
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { and, desc, eq } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { adminWhatsAppMessageSchema, codeStatusQuerySchema, codeStatusSchema } from '../../../domain/contracts/whatsapp'
 import { DomainError } from '../../../domain/errors'
 import { deliveryFailureReason } from '../../../domain/whatsapp-delivery'
-import { whatsappVerifications } from '../../db/schema/platform'
 import { providerWebhookBodyLimit } from '../../http/body-limit'
 import { problemSchema } from '../../http/problem'
 import { clientKey, hitRateLimit } from '../rate-limit/rate-limit'
 import { readBrowserToken } from './browser-token'
 import { handleInbound } from './chat.service'
 import { applyStatusUpdate, codeDelivery, messagesOfUser } from './messages.repo'
-import { codeRules, hashBrowserToken } from './verification.service'
+import { codeRules, latestCodeForBrowser } from './verification.service'
 
 /** `sha256=<hex>` of the raw body with the app secret, compared in constant time. */
 export function validMetaSignature(raw: Buffer, header: unknown, secret: string | undefined): boolean {
@@ -127,17 +125,7 @@ export const whatsappRoutes: FastifyPluginAsyncZod = async (app) => {
       // Only the codes this browser asked for: nobody learns how another person's number fares.
       const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
       if (!browserToken) return { status: 'none' as const, reason: null }
-      const [latest] = await app.ctx.db
-        .select({ id: whatsappVerifications.id, createdAt: whatsappVerifications.createdAt })
-        .from(whatsappVerifications)
-        .where(
-          and(
-            eq(whatsappVerifications.phoneNumber, request.query.phone_number),
-            eq(whatsappVerifications.browserHash, hashBrowserToken(browserToken)),
-          ),
-        )
-        .orderBy(desc(whatsappVerifications.createdAt))
-        .limit(1)
+      const latest = await latestCodeForBrowser(app.ctx.db, request.query.phone_number, browserToken)
       // Only a code that still counts: an old delivery says nothing about the number today.
       if (!latest || now.getTime() - latest.createdAt.getTime() > codeRules.validForMs)
         return { status: 'none' as const, reason: null }
