@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs'
-import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { testDatabaseUrl } from './test/database-url'
+import { currentDatabaseName, testDatabaseUrl } from './test/database-url'
 import { createTestApp, type TestApp } from './test/test-app'
 import { createUser, get } from './test/users'
 import { seedPlans } from './modules/billing/test-fixtures'
+import { expectUnavailable } from './test/http'
 
 // Its own file and app: the database is closed on purpose.
 let t: TestApp
@@ -21,24 +21,11 @@ afterAll(async () => {
   if (t) rmSync(t.config.dataDir, { recursive: true, force: true })
 })
 
-function expectUnavailable(response: Awaited<ReturnType<typeof get>>) {
-  expect(response.statusCode, response.body).toBe(503)
-  expect(response.headers['content-type']).toContain('application/problem+json')
-  expect(response.headers['retry-after']).toMatch(/^\d+$/)
-  expect(response.json()).toMatchObject({
-    code: 'service_unavailable',
-    message: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
-  })
-}
-
 // PostgreSQL only: the server refuses new connections and drops the open ones, then takes them again.
 it.runIf(testDatabaseUrl())(
   'answers 503 service_unavailable while PostgreSQL refuses connections and recovers by itself',
   async () => {
-    const name = String(
-      ((await t.database.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] })
-        .rows[0]?.name,
-    )
+    const name = await currentDatabaseName(t.database.db)
     const admin = new pg.Client({ connectionString: testDatabaseUrl() })
     await admin.connect()
     try {

@@ -6,7 +6,7 @@ import type { PixCheckoutResult } from '../domain/contracts/billing'
 import { accounts, profiles, sessions } from './db/schema/auth'
 import { payments, subscriptions } from './db/schema/billing'
 import { apiBodyLimit } from './http/body-limit'
-import { configurePix, seedPlans } from './modules/billing/test-fixtures'
+import { openShop } from './modules/billing/test-fixtures'
 import { startFakeStripe } from './modules/stripe/fake-stripe-server'
 import { expectInvariantsHold } from './test/invariants'
 import { createTestApp, type TestApp } from './test/test-app'
@@ -42,9 +42,7 @@ beforeAll(async () => {
   t = await createTestApp({
     env: { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_hostile', STRIPE_API_URL: stripe.url },
   })
-  await seedPlans(t.database.db)
-  await configurePix(t.database.db)
-  admin = await createUser(t, { admin: true, name: 'Admin' })
+  admin = await openShop(t)
   attacker = await createUser(t, { name: 'Atacante' })
   victim = await createUser(t, { name: 'Vítima' })
   victimCheckout = (await post(t.app, '/api/checkout/pix', { plan_id: 'plan_pro' }, victim.cookie)).json()

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { loadConfig } from './config'
 import { isDatabaseUnavailable } from './http/problem'
 import { seedPlans } from './modules/billing/test-fixtures'
-import { testDatabaseUrl } from './test/database-url'
+import { currentDatabaseName, testDatabaseUrl } from './test/database-url'
 import { createTestApp, type TestApp } from './test/test-app'
 import { createUser, get } from './test/users'
+import { expectUnavailable } from './test/http'
 
 // DATABASE_STATEMENT_TIMEOUT_MS on the pool's connections: a statement running (or waiting for a lock) longer is
 // cancelled by PostgreSQL and the request answers 503 service_unavailable instead of hanging. PGlite has no timeout
@@ -50,10 +51,7 @@ it.runIf(testDatabaseUrl())(
 it.runIf(testDatabaseUrl())(
   'a request stuck behind a lock answers 503 service_unavailable in Portuguese, then works again',
   async () => {
-    const name = String(
-      ((await t.database.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] })
-        .rows[0]?.name,
-    )
+    const name = await currentDatabaseName(t.database.db)
     const url = new URL(testDatabaseUrl()!)
     url.pathname = `/${name}`
     // Another session holds the payments table locked (a stuck migration, a runaway transaction).
@@ -65,13 +63,7 @@ it.runIf(testDatabaseUrl())(
       const started = performance.now()
       const response = await get(t.app, '/api/payments', cookie)
       const ms = performance.now() - started
-      expect(response.statusCode, response.body).toBe(503)
-      expect(response.headers['content-type']).toContain('application/problem+json')
-      expect(response.headers['retry-after']).toMatch(/^\d+$/)
-      expect(response.json()).toMatchObject({
-        code: 'service_unavailable',
-        message: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
-      })
+      expectUnavailable(response)
       expect(ms).toBeLessThan(5_000)
       await holder.query('rollback')
       expect((await get(t.app, '/api/payments', cookie)).statusCode).toBe(200)

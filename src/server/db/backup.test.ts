@@ -6,8 +6,8 @@ import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PixCheckoutResult } from '../../domain/contracts/billing'
-import { e2eId, send } from '../modules/admin/admin-fixtures'
-import { configurePix, seedPlans } from '../modules/billing/test-fixtures'
+import { confirmReceived, e2eId } from '../modules/admin/admin-fixtures'
+import { openShop } from '../modules/billing/test-fixtures'
 import { withDatabase } from '../test/global-setup'
 import { runScript } from '../test/scripts'
 import { createTestApp, type TestApp } from '../test/test-app'
@@ -22,18 +22,14 @@ let t: TestApp
 
 beforeAll(async () => {
   t = await createTestApp()
-  await seedPlans(t.database.db)
-  await configurePix(t.database.db)
-  const admin = await createUser(t, { admin: true, name: 'Admin' })
+  const admin = await openShop(t)
   const maria = await createUser(t, { name: 'Maria Cliente' })
   const joao = await createUser(t, { name: 'João Cliente' })
   const paid: PixCheckoutResult = (await post(t.app, '/api/checkout/pix', { plan_id: 'plan_pro' }, maria.cookie)).json()
   await post(t.app, '/api/checkout/pix', { plan_id: 'plan_basic' }, joao.cookie)
-  const confirmed = await send(t.app, 'POST', `/api/admin/payments/${paid.payment.id}/confirm`, {
-    cookie: admin.cookie,
-    body: { amount_received_cents: paid.payment.amountCents, end_to_end_id: e2eId('backup1') },
+  await confirmReceived(t.app, admin.cookie, paid.payment.id, paid.payment.amountCents, {
+    end_to_end_id: e2eId('backup1'),
   })
-  expect(confirmed.statusCode, confirmed.body).toBe(200)
 }, 60_000)
 afterAll(async () => {
   await t.close()

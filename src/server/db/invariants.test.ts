@@ -4,8 +4,8 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PixCheckoutResult } from '../../domain/contracts/billing'
-import { e2eId, send } from '../modules/admin/admin-fixtures'
-import { configurePix, seedPlans } from '../modules/billing/test-fixtures'
+import { confirmReceived, e2eId } from '../modules/admin/admin-fixtures'
+import { openShop } from '../modules/billing/test-fixtures'
 import { expectInvariantsHold } from '../test/invariants'
 import { runScript, type ScriptRun } from '../test/scripts'
 import { createTestApp, type TestApp } from '../test/test-app'
@@ -25,19 +25,15 @@ let open: PixCheckoutResult // João's, still waiting for the PIX
 
 beforeAll(async () => {
   t = await createTestApp()
-  await seedPlans(t.database.db)
-  await configurePix(t.database.db)
-  admin = await createUser(t, { admin: true, name: 'Admin' })
+  admin = await openShop(t)
   maria = await createUser(t, { name: 'Maria Cliente' })
   joao = await createUser(t, { name: 'João Cliente' })
   const checkout = (user: TestUser) => post(t.app, '/api/checkout/pix', { plan_id: 'plan_pro' }, user.cookie)
   paid = (await checkout(maria)).json()
   open = (await checkout(joao)).json()
-  const confirmed = await send(t.app, 'POST', `/api/admin/payments/${paid.payment.id}/confirm`, {
-    cookie: admin.cookie,
-    body: { amount_received_cents: paid.payment.amountCents, end_to_end_id: e2eId('invariants1') },
+  await confirmReceived(t.app, admin.cookie, paid.payment.id, paid.payment.amountCents, {
+    end_to_end_id: e2eId('invariants1'),
   })
-  expect(confirmed.statusCode, confirmed.body).toBe(200)
 }, 60_000)
 afterAll(async () => {
   await t.close()

@@ -2,7 +2,7 @@
 // from our origin with a client address, a fresh address per test (so the per-IP rate limits of one test never leak
 // into another) and the signed-in session. Fixtures that insert rows live beside the module they serve.
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { createTestApp, type TestApp } from './test-app'
 import { origin } from './users'
 
@@ -18,9 +18,15 @@ export function fileTestApp(options?: Parameters<typeof createTestApp>[0]): Test
   afterAll(async () => {
     await current?.close()
   })
-  return new Proxy({} as TestApp, {
+  return lateHandle(() => current, 'the test app')
+}
+
+/** A handle on what a beforeAll hook starts (`read` gives it, once started), usable from the top of the file. */
+export function lateHandle<T extends object>(read: () => T | undefined, what: string): T {
+  return new Proxy({} as T, {
     get(_, key) {
-      if (!current) throw new Error('the test app starts in beforeAll: use it inside a test or a hook')
+      const current = read()
+      if (!current) throw new Error(`${what} starts in beforeAll: use it inside a test or a hook`)
       const value = Reflect.get(current, key)
       return typeof value === 'function' ? value.bind(current) : value
     },
@@ -53,6 +59,32 @@ export function postFrom(
     payload,
     headers: { origin, ...(cookie ? { cookie } : {}) },
     remoteAddress: ip,
+  })
+}
+
+/** The answer has `status` and its JSON body holds `body` (the error's code and its Portuguese message, say). */
+export function expectAnswer(
+  response: { statusCode: number; body: string; json(): unknown },
+  status: number,
+  body: Record<string, unknown>,
+): void {
+  expect(response.statusCode, response.body).toBe(status)
+  expect(response.json()).toMatchObject(body)
+}
+
+/** The database is out of reach: 503 problem+json with Retry-After and the Portuguese message. */
+export function expectUnavailable(response: {
+  statusCode: number
+  body: string
+  headers: Record<string, unknown>
+  json(): unknown
+}) {
+  expect(response.statusCode, response.body).toBe(503)
+  expect(response.headers['content-type']).toContain('application/problem+json')
+  expect(response.headers['retry-after']).toMatch(/^\d+$/)
+  expect(response.json()).toMatchObject({
+    code: 'service_unavailable',
+    message: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
   })
 }
 

@@ -1,17 +1,15 @@
 // Admin edits of card subscriptions go through Stripe or are refused (issue 9 item 4, security review #16), and
 // saving as active shows and audits what it settles. Runs the real Stripe gateway against the local fake Stripe.
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { auditLog } from '../../db/schema/platform'
-import { createTestApp, type TestApp } from '../../test/test-app'
 import { createUser, type TestUser } from '../../test/users'
-import { type FakeStripe, startFakeStripe } from '../stripe/fake-stripe-server'
+import { fileStripeApp } from '../stripe/stripe-fixtures'
 import { cardEditMessages } from './admin-card-edits'
 import { insertCustomer, insertPayment, insertSubscription, seedPlans, send } from './admin-fixtures'
 
-let fake: FakeStripe
-let t: TestApp
+const { t, fake } = fileStripeApp()
 let admin: TestUser
 
 const now = '2026-03-10T12:00:00.000Z'
@@ -19,20 +17,11 @@ const start = new Date('2026-03-01T12:00:00.000Z')
 const end = new Date('2026-04-01T12:00:00.000Z')
 
 beforeAll(async () => {
-  fake = await startFakeStripe()
-  t = await createTestApp({
-    env: { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_test', STRIPE_API_URL: fake.url },
-  })
   await seedPlans(t.database.db)
   admin = await createUser(t, { admin: true, name: 'Admin' })
 })
-afterAll(async () => {
-  await t.close()
-  await fake.close()
-})
 beforeEach(() => {
   t.clock.set(now)
-  fake.requests.length = 0
 })
 
 let counter = 0

@@ -1,6 +1,7 @@
 // Rows and helpers the admin tests start from (test-only; nothing in the app imports this file).
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
+import { beforeAll, expect } from 'vitest'
 import type { Plan } from '../../../domain/contracts/plans'
 import { addDays, addMonthsAnchored } from '../../../domain/billing-period'
 import type { Db } from '../../db/client'
@@ -8,9 +9,22 @@ import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { demoPlans } from '../../db/seed'
-import { origin } from '../../test/users'
+import { fileTestApp, lateHandle } from '../../test/http'
+import type { TestApp } from '../../test/test-app'
+import { createUser, origin, type TestUser } from '../../test/users'
 import type { CardGateway } from '../billing/card-gateway'
 import { roleIds } from '../../../domain/billing-vocabulary'
+
+/** The file's test app (fileTestApp), the plans seeded and an admin signed in, in beforeAll. */
+export function fileAdminApp(): { t: TestApp; admin: TestUser } {
+  const t = fileTestApp()
+  let admin: TestUser | undefined
+  beforeAll(async () => {
+    await seedPlans(t.database.db)
+    admin = await createUser(t, { admin: true })
+  })
+  return { t, admin: lateHandle(() => admin, 'the admin') }
+}
 
 /** plan_basic R$ 99,00, plan_pro R$ 199,00, plan_business R$ 399,00. */
 export async function seedPlans(db: Db): Promise<void> {
@@ -104,6 +118,26 @@ export function send(
     headers: { origin, ...(options.cookie ? { cookie: options.cookie } : {}) },
     ...(options.body !== undefined ? { payload: options.body as Record<string, unknown> } : {}),
   })
+}
+
+/**
+ * The admin confirms a PIX payment received in full (`extra` adds fields, such as end_to_end_id): answered 200 and not
+ * flagged for review.
+ */
+export async function confirmReceived(
+  app: FastifyInstance,
+  adminCookie: string,
+  paymentId: string,
+  amountCents: number,
+  extra: Record<string, unknown> = {},
+) {
+  const response = await send(app, 'POST', `/api/admin/payments/${paymentId}/confirm`, {
+    cookie: adminCookie,
+    body: { amount_received_cents: amountCents, ...extra },
+  })
+  expect(response.statusCode, response.body).toBe(200)
+  expect(response.json().flagged).toBe(false)
+  return response
 }
 
 /** Records what the admin asks the card provider; `fail` makes cancelNow throw like a provider outage. */

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { plans } from '../../db/schema/plans'
-import { createTestApp, type TestApp } from '../../test/test-app'
-import { createUser, get, type TestUser } from '../../test/users'
-import { seedPlans, send } from './admin-fixtures'
+import { get } from '../../test/users'
+import { fileAdminApp, send } from './admin-fixtures'
 
-let t: TestApp
-let admin: TestUser
-beforeAll(async () => {
-  t = await createTestApp()
-  await seedPlans(t.database.db)
-  admin = await createUser(t, { admin: true })
-})
-afterAll(async () => {
-  await t.close()
-})
+const { t, admin } = fileAdminApp()
 
 const lists = [
   '/api/admin/subscriptions',

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { payments, subscriptions } from '../../db/schema/billing'
+import { payments } from '../../db/schema/billing'
 import { auditLog } from '../../db/schema/platform'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, type TestUser } from '../../test/users'
 import { e2eId, insertCustomer, insertPayment, insertSubscription, seedPlans, send } from './admin-fixtures'
 import type { AdminPayment } from './admin-lists.repo'
+import { storedSubscription, storedPayment } from '../billing/test-fixtures'
 
 let t: TestApp
 let admin: TestUser
@@ -32,15 +33,9 @@ function confirm(paymentId: string, body: unknown, cookie = admin.cookie) {
   return send(t.app, 'POST', `/api/admin/payments/${paymentId}/confirm`, { cookie, body })
 }
 
-async function subscriptionRow(id: string) {
-  const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id))
-  return row!
-}
+const subscriptionRow = (id: string) => storedSubscription(t.database.db, id)
 
-async function paymentRow(id: string) {
-  const [row] = await t.database.db.select().from(payments).where(eq(payments.id, id))
-  return row!
-}
+const paymentRow = (id: string) => storedPayment(t.database.db, id)
 
 /** A pending_pix checkout: the subscription and its 'new' invoice of R$ 99,00. */
 async function pixCheckout() {

@@ -1,23 +1,12 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Plan } from '../../../domain/contracts/plans'
 import { plans } from '../../db/schema/plans'
 import { auditLog } from '../../db/schema/platform'
-import { createTestApp, type TestApp } from '../../test/test-app'
-import { createUser, get, type TestUser } from '../../test/users'
-import { insertCustomer, insertPayment, insertSubscription, seedPlans, send } from './admin-fixtures'
+import { get } from '../../test/users'
+import { fileAdminApp, insertCustomer, insertPayment, insertSubscription, send } from './admin-fixtures'
 
-let t: TestApp
-let admin: TestUser
-
-beforeAll(async () => {
-  t = await createTestApp()
-  await seedPlans(t.database.db)
-  admin = await createUser(t, { admin: true })
-})
-afterAll(async () => {
-  await t.close()
-})
+const { t, admin } = fileAdminApp()
 
 const starter = {
   id: 'plan_starter',

@@ -1,21 +1,14 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { profiles } from '../../db/schema/auth'
 import { auditLog } from '../../db/schema/platform'
-import { createTestApp, type TestApp } from '../../test/test-app'
+import { fileTestApp } from '../../test/http'
 import { createUser, get, type TestUser } from '../../test/users'
 import { insertCustomer, insertSubscription, seedPlans, send } from './admin-fixtures'
 import type { AdminUser } from './admin-lists.repo'
 
-let t: TestApp
-
-beforeAll(async () => {
-  t = await createTestApp()
-  await seedPlans(t.database.db)
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = fileTestApp()
+beforeAll(() => seedPlans(t.database.db))
 
 /** A role change needs the password again within 5 minutes (step-up): every test user's password is the same. */
 async function setRole(userId: string, roleId: number, cookie: string) {

@@ -206,16 +206,21 @@ describe('sign-in', () => {
   })
 })
 
+/** The attributes (lower case) of the cookie the answer sets whose name=value starts with `prefix`; it must be set. */
+function cookieAttributes(response: Parameters<typeof setCookies>[0], prefix: string): string[] {
+  const token = setCookies(response).find((c) => c.startsWith(prefix))
+  expect(token, setCookies(response).join('\n')).toBeDefined()
+  return token!
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim().toLowerCase())
+}
+
 describe('the session cookie', () => {
   it('is HttpOnly, SameSite=Lax, Path=/ and not Secure on an http APP_URL', async () => {
     const { email } = await createAccount(t)
     const response = await signIn(t.app, email, password)
-    const token = setCookies(response).find((c) => c.startsWith('billing.session_token='))
-    expect(token, setCookies(response).join('\n')).toBeDefined()
-    const attributes = token!
-      .split(';')
-      .slice(1)
-      .map((a) => a.trim().toLowerCase())
+    const attributes = cookieAttributes(response, 'billing.session_token=')
     expect(attributes).toContain('httponly')
     expect(attributes).toContain('samesite=lax')
     expect(attributes).toContain('path=/')
@@ -237,12 +242,7 @@ describe('the session cookie', () => {
         remoteAddress: newIp(),
       })
       expect(response.statusCode, response.body).toBe(200)
-      const token = setCookies(response).find((c) => c.startsWith('__Host-billing.session_token='))
-      expect(token, setCookies(response).join('\n')).toBeDefined()
-      const attributes = token!
-        .split(';')
-        .slice(1)
-        .map((a) => a.trim().toLowerCase())
+      const attributes = cookieAttributes(response, '__Host-billing.session_token=')
       expect(attributes).toEqual(expect.arrayContaining(['secure', 'httponly', 'samesite=lax', 'path=/']))
       expect(attributes.some((a) => a.startsWith('domain='))).toBe(false)
       expect(setCookies(response).filter((c) => !c.startsWith('__Host-'))).toEqual([])

@@ -50,6 +50,13 @@ async function profileByEmail(email: string) {
   return row
 }
 
+/** Refused as not verified, and no account made for `email`. */
+async function expectUnverified(response: Awaited<ReturnType<typeof signUp>>, email: string) {
+  expect(response.statusCode).toBe(400)
+  expect(response.json().code).toBe('whatsapp_not_verified')
+  expect(await profileByEmail(email)).toBeUndefined()
+}
+
 describe('sign-up', () => {
   it('creates a regular user with the company and WhatsApp given, and mails a confirmation link', async () => {
     const phone = uniquePhone()
@@ -128,10 +135,7 @@ describe('sign-up', () => {
     const phone = uniquePhone()
     await verifyPhone(phone)
     t.clock.advance(30 * minute + 1_000)
-    const response = await signUp(phone, 'atrasada@example.com')
-    expect(response.statusCode).toBe(400)
-    expect(response.json().code).toBe('whatsapp_not_verified')
-    expect(await profileByEmail('atrasada@example.com')).toBeUndefined()
+    await expectUnverified(await signUp(phone, 'atrasada@example.com'), 'atrasada@example.com')
   })
 
   it('accepts a verification made just under 30 minutes ago', async () => {
@@ -145,10 +149,7 @@ describe('sign-up', () => {
     const phone = uniquePhone()
     await verifyPhone(phone)
     expect((await signUp(phone, 'primeira@example.com')).statusCode).toBe(201)
-    const second = await signUp(phone, 'segunda@example.com')
-    expect(second.statusCode).toBe(400)
-    expect(second.json().code).toBe('whatsapp_not_verified')
-    expect(await profileByEmail('segunda@example.com')).toBeUndefined()
+    await expectUnverified(await signUp(phone, 'segunda@example.com'), 'segunda@example.com')
   })
 
   it('lets one verification create one account even under parallel sign-ups', async () => {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { profiles, sessions, twoFactors } from '../../db/schema/auth'
 import { pixSettings } from '../../db/schema/billing'
+import { ipSource, postFrom } from '../../test/http'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { secretOf, totpCode } from '../../test/totp'
 import { createUser, get, origin, reauthenticate, type TestUser, uniquePhone } from '../../test/users'
@@ -18,20 +19,10 @@ beforeEach(() => {
   t?.clock.advance(60 * 60_000)
 })
 
-let ipCounter = 0
-function newIp(): string {
-  ipCounter += 1
-  return `10.9.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`
-}
+const newIp = ipSource(9)
 
 function send(app: TestApp['app'], url: string, payload: Record<string, unknown>, cookie?: string) {
-  return app.inject({
-    method: 'POST',
-    url,
-    payload,
-    headers: { origin, ...(cookie ? { cookie } : {}) },
-    remoteAddress: newIp(),
-  })
+  return postFrom(app, url, payload, newIp(), cookie)
 }
 
 function cookiesOf(response: { headers: Record<string, unknown> }): string[] {

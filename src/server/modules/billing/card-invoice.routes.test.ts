@@ -3,40 +3,28 @@
 // database diff (the user's subscriptions and payments before and after).
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, inArray } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { PixCheckoutResult } from '../../../domain/contracts/billing'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { cardPlanChanges } from '../../db/schema/stripe'
-import { createTestApp, type TestApp } from '../../test/test-app'
 import { createUser, post, type TestUser } from '../../test/users'
 import { depsOf } from '../lifecycle/lifecycle-fixtures'
 import { createRenewalInvoices } from '../lifecycle/renewals.service'
-import { type FakeStripe, startFakeStripe } from '../stripe/fake-stripe-server'
-import { sendStripeEvent, stripeEnv, stripeEvent as event } from '../stripe/stripe-fixtures'
+import { fileStripeApp, sendStripeEvent, stripeEvent as event } from '../stripe/stripe-fixtures'
 import { activate, configurePix, seedPlans } from './test-fixtures'
 
 const now = '2026-03-10T12:00:00.000Z'
 
-let fake: FakeStripe
-let t: TestApp
+const { t, fake } = fileStripeApp()
 const sendEvent = (body: unknown, signature?: string) => sendStripeEvent(t.app, body, signature)
 
 beforeAll(async () => {
-  fake = await startFakeStripe()
-  t = await createTestApp({
-    env: stripeEnv(fake),
-  })
   await seedPlans(t.database.db)
   await configurePix(t.database.db)
 })
-afterAll(async () => {
-  await t.close()
-  await fake.close()
-})
 beforeEach(() => {
   t.clock.set(now)
-  fake.requests.length = 0
 })
 
 const seconds = (iso: string | Date) => Math.floor(new Date(iso).getTime() / 1000)
@@ -83,6 +71,18 @@ async function activePix(user: TestUser, planId: string, period: { start: string
     })
     .where(eq(subscriptions.id, subscriptionId))
   return subscriptionId
+}
+
+/** A period of the month of March, anchored on the 1st. */
+const march = { start: '2026-03-01T00:00:00.000Z', end: '2026-04-01T00:00:00.000Z', anchorDay: 1 }
+
+function upgradeTo(user: TestUser, subscriptionId: string, planId: string) {
+  return post(
+    t.app,
+    '/api/subscriptions/upgrade',
+    { subscription_id: subscriptionId, new_plan_id: planId },
+    user.cookie,
+  )
 }
 
 function cardCheckout(user: TestUser, paymentId: string) {
@@ -325,17 +325,8 @@ describe('POST /api/payments/:id/card-checkout: renewal and upgrade invoices', (
 
   it('pays an upgrade invoice and switches the plan, the period unchanged', async () => {
     const duda = await createUser(t, { name: 'Duda Upgrade' })
-    const subscriptionId = await activePix(duda, 'plan_basic', {
-      start: '2026-03-01T00:00:00.000Z',
-      end: '2026-04-01T00:00:00.000Z',
-      anchorDay: 1,
-    })
-    const upgrade = await post(
-      t.app,
-      '/api/subscriptions/upgrade',
-      { subscription_id: subscriptionId, new_plan_id: 'plan_business' },
-      duda.cookie,
-    )
+    const subscriptionId = await activePix(duda, 'plan_basic', march)
+    const upgrade = await upgradeTo(duda, subscriptionId, 'plan_business')
     expect(upgrade.statusCode, upgrade.body).toBe(200)
     const invoice = upgrade.json().payment as { id: string; amountCents: number }
     const before = await snapshot(duda.id)
@@ -376,17 +367,8 @@ describe('POST /api/payments/:id/card-checkout: renewal and upgrade invoices', (
 
   it('sends a charge of another amount or currency to review and applies nothing', async () => {
     const eva = await createUser(t, { name: 'Eva Revisão' })
-    const subscriptionId = await activePix(eva, 'plan_basic', {
-      start: '2026-03-01T00:00:00.000Z',
-      end: '2026-04-01T00:00:00.000Z',
-      anchorDay: 1,
-    })
-    const upgrade = await post(
-      t.app,
-      '/api/subscriptions/upgrade',
-      { subscription_id: subscriptionId, new_plan_id: 'plan_pro' },
-      eva.cookie,
-    )
+    const subscriptionId = await activePix(eva, 'plan_basic', march)
+    const upgrade = await upgradeTo(eva, subscriptionId, 'plan_pro')
     const invoice = upgrade.json().payment as { id: string; amountCents: number }
     const before = await snapshot(eva.id)
     const short = paidPaymentSession({
@@ -471,19 +453,10 @@ describe('card upgrades switch the plan only once paid (Stripe pending updates)'
     return { id: row!.id, subId }
   }
 
-  function upgrade(user: TestUser, subscriptionId: string, planId: string) {
-    return post(
-      t.app,
-      '/api/subscriptions/upgrade',
-      { subscription_id: subscriptionId, new_plan_id: planId },
-      user.cookie,
-    )
-  }
-
   it('asks Stripe for a pending update without metadata and switches on the paid invoice, once', async () => {
     const hugo = await createUser(t, { name: 'Hugo Cartão' })
     const { id, subId } = await cardSubscription(hugo, 'plan_basic', 9900)
-    const response = await upgrade(hugo, id, 'plan_business')
+    const response = await upgradeTo(hugo, id, 'plan_business')
     expect(response.statusCode, response.body).toBe(200)
     expect(response.json()).toMatchObject({ kind: 'card', subscription: { id, planId: 'plan_business' } })
     const update = fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/subscriptions/${subId}`).at(-1)
@@ -524,7 +497,7 @@ describe('card upgrades switch the plan only once paid (Stripe pending updates)'
     const { id, subId } = await cardSubscription(iara, 'plan_basic', 9900)
     const before = await snapshot(iara.id)
     fake.declineNextCharge()
-    const response = await upgrade(iara, id, 'plan_pro')
+    const response = await upgradeTo(iara, id, 'plan_pro')
     expect(response.statusCode, response.body).toBe(402)
     expect(response.json()).toMatchObject({
       code: 'card_declined',
@@ -579,7 +552,7 @@ describe('card upgrades switch the plan only once paid (Stripe pending updates)'
     const joao = await createUser(t, { name: 'João Expira' })
     const { id, subId } = await cardSubscription(joao, 'plan_basic', 9900)
     fake.declineNextCharge()
-    expect((await upgrade(joao, id, 'plan_business')).statusCode).toBe(402)
+    expect((await upgradeTo(joao, id, 'plan_business')).statusCode).toBe(402)
     const expired = fake.subscriptions.get(subId)!
     await sendEvent(event('customer.subscription.pending_update_expired', seconds(now) + 23 * 3600, expired))
     const [change] = await t.database.db.select().from(cardPlanChanges).where(eq(cardPlanChanges.subscriptionId, id))

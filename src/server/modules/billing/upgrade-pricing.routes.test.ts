@@ -13,7 +13,7 @@ import { depsOf } from '../lifecycle/lifecycle-fixtures'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
 import { detectNotifications } from '../lifecycle/notifications.service'
 import { createRenewalInvoices } from '../lifecycle/renewals.service'
-import { activate, configurePix, seedPlans } from './test-fixtures'
+import { activate, openShop, storedSubscription } from './test-fixtures'
 
 let t: TestApp
 let admin: TestUser
@@ -28,9 +28,7 @@ const lastHour = '2026-03-31T23:00:00.000Z'
 
 beforeAll(async () => {
   t = await createTestApp()
-  await seedPlans(t.database.db)
-  await configurePix(t.database.db)
-  admin = await createUser(t, { admin: true, name: 'Admin' })
+  admin = await openShop(t)
   ana = await createUser(t, { name: 'Ana' })
   bruno = await createUser(t, { name: 'Bruno' })
   carla = await createUser(t, { name: 'Carla' })
@@ -74,10 +72,7 @@ async function paymentsOf(subscriptionId: string) {
     .orderBy(asc(payments.createdAt), asc(payments.id))
 }
 
-async function subscriptionRow(id: string) {
-  const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id))
-  return row
-}
+const subscriptionRow = (id: string) => storedSubscription(t.database.db, id)
 
 async function auditActions(entityId: string) {
   const rows = await t.database.db

@@ -6,7 +6,8 @@ import { plans } from '../../db/schema/plans'
 import { insightsMonthly, subscriptionHistory } from '../../db/schema/insights'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { createUser, get, origin, post, type TestUser } from '../../test/users'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
+import { confirmReceived } from '../admin/admin-fixtures'
+import { openShop } from '../billing/test-fixtures'
 import { depsOf } from '../lifecycle/lifecycle-fixtures'
 import type { LifecycleDeps } from '../lifecycle/pass-runner'
 import { dailyPasses } from '../lifecycle/lifecycle.service'
@@ -62,14 +63,7 @@ async function pixCheckout(user: TestUser, planId: string, when: string) {
 
 async function confirm(paymentId: string, cents: number, when: string) {
   clock.set(when)
-  const response = await post(
-    t.app,
-    `/api/admin/payments/${paymentId}/confirm`,
-    { amount_received_cents: cents },
-    admin.cookie,
-  )
-  expect(response.statusCode, response.body).toBe(200)
-  expect(response.json().flagged).toBe(false)
+  await confirmReceived(t.app, admin.cookie, paymentId, cents)
 }
 
 async function adminCancel(subscriptionId: string, when: string) {
@@ -81,9 +75,7 @@ async function adminCancel(subscriptionId: string, when: string) {
 beforeAll(async () => {
   t = await createTestApp({ clock })
   const db = t.database.db
-  await seedPlans(db)
-  await configurePix(db)
-  admin = await createUser(t, { admin: true, name: 'Admin' })
+  admin = await openShop(t)
   ana = await createUser(t, { name: 'Ana PIX' })
   bruno = await createUser(t, { name: 'Bruno Cartão' })
   carla = await createUser(t, { name: 'Carla Volta' })

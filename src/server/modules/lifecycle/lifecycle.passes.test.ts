@@ -8,7 +8,7 @@ import { auditLog } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { createUser, get } from '../../test/users'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
+import { configurePix, seedPlans, storedSubscription } from '../billing/test-fixtures'
 import type { CardGateway } from '../billing/card-gateway'
 import {
   depsOf,
@@ -43,11 +43,7 @@ describe('renewals, period ends and notifications', () => {
     await t.close()
   })
 
-  async function subscriptionRow(id: string) {
-    const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id))
-    if (!row) throw new Error(`subscription ${id} is missing`)
-    return row
-  }
+  const subscriptionRow = (id: string) => storedSubscription(t.database.db, id)
 
   it('issues the renewal invoice 3 days before the period ends, once, and tells the customer with the BR Code', async () => {
     clock.set('2026-03-10T12:00:00.000Z')

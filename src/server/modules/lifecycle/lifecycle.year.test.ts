@@ -7,7 +7,8 @@ import { readOutbox } from '../messaging/outbox'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, post, type TestUser } from '../../test/users'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
+import { confirmReceived } from '../admin/admin-fixtures'
+import { openShop } from '../billing/test-fixtures'
 import { depsOf, eventsOf, notificationsOf, platformSecret, signedAt, startPlatform } from './lifecycle-fixtures'
 import { runBillingTick } from './lifecycle.service'
 import { verifySignature } from './provisioning.service'
@@ -34,9 +35,7 @@ describe('a year of a PIX subscription', () => {
       clock,
       env: { PLATFORM_WEBHOOK_URL: platform.url, PLATFORM_WEBHOOK_SECRET: platformSecret },
     })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
-    admin = await createUser(t, { admin: true, name: 'Admin' })
+    admin = await openShop(t)
     customer = await createUser(t, { name: 'Maria Cliente' })
   })
   afterAll(async () => {
@@ -56,14 +55,7 @@ describe('a year of a PIX subscription', () => {
     }
     const confirm = async (paymentId: string, amountCents: number, when: Date) => {
       clock.set(when)
-      const response = await post(
-        t.app,
-        `/api/admin/payments/${paymentId}/confirm`,
-        { amount_received_cents: amountCents },
-        admin.cookie,
-      )
-      expect(response.statusCode, response.body).toBe(200)
-      expect(response.json().flagged).toBe(false)
+      await confirmReceived(t.app, admin.cookie, paymentId, amountCents)
       await runBillingTick(deps)
     }
 

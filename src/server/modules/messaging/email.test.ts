@@ -55,16 +55,21 @@ afterAll(async () => {
   await rm(tempDir, { recursive: true, force: true })
 })
 
+/** The production sender to the test SMTP server, what it received so far forgotten. */
+function smtpSender() {
+  received.length = 0
+  return createMailSender({
+    smtpUrl,
+    from,
+    outboxPath: path.join(tempDir, 'unused.jsonl'),
+    production: true,
+    log: silentLog,
+  })
+}
+
 describe('SMTP mail sender', () => {
   it('delivers the confirmation e-mail with subject, recipient and link', async () => {
-    received.length = 0
-    const sender = createMailSender({
-      smtpUrl,
-      from,
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = smtpSender()
 
     await sender.send({ to: 'maria@example.com.br', ...confirmEmail({ name: 'Maria', url: confirmUrl }) })
 
@@ -82,14 +87,7 @@ describe('SMTP mail sender', () => {
   })
 
   it('keeps an accented subject intact', async () => {
-    received.length = 0
-    const sender = createMailSender({
-      smtpUrl,
-      from,
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = smtpSender()
     const url = 'https://app.example.com.br/reset-password/abc?callbackURL=%2Freset-password'
 
     await sender.send({ to: 'joao@example.com.br', ...resetPassword({ name: 'João', url }) })

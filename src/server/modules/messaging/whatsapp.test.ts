@@ -47,17 +47,23 @@ function recorded() {
   return requests
 }
 
+/** The production sender against the fake Graph API (its token and number unless `options` says otherwise). */
+function productionSender(options: Partial<Parameters<typeof createWhatsAppSender>[0]> = {}) {
+  return createWhatsAppSender({
+    token: goodToken,
+    phoneNumberId,
+    apiUrl,
+    outboxPath: path.join(tempDir, 'unused.jsonl'),
+    production: true,
+    log: silentLog,
+    ...options,
+  })
+}
+
 describe('WhatsApp Cloud API sender', () => {
   it('posts a text message with the bearer token to /{phone-number-id}/messages', async () => {
     graph.calls.length = 0
-    const sender = createWhatsAppSender({
-      token: goodToken,
-      phoneNumberId,
-      apiUrl: `${apiUrl}/`,
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = productionSender({ apiUrl: `${apiUrl}/` })
     const { text } = verificationCodeWhatsApp('123456')
 
     const result = await sender.send('5585999990000', text)
@@ -81,14 +87,7 @@ describe('WhatsApp Cloud API sender', () => {
   })
 
   it("rejects with Graph's error message when the API refuses the token", async () => {
-    const sender = createWhatsAppSender({
-      token: 'expired-token',
-      phoneNumberId,
-      apiUrl,
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = productionSender({ token: 'expired-token' })
 
     const sending = sender.send('5585999990000', 'Olá')
 
@@ -99,14 +98,7 @@ describe('WhatsApp Cloud API sender', () => {
 
   it('sends a code as the authentication template: body parameter and copy-code URL button parameter', async () => {
     graph.calls.length = 0
-    const sender = createWhatsAppSender({
-      token: goodToken,
-      phoneNumberId,
-      apiUrl,
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = productionSender()
 
     const result = await sender.sendCode?.('5585999990000', '123456')
 
@@ -130,15 +122,7 @@ describe('WhatsApp Cloud API sender', () => {
   })
 
   it("rejects a template Meta does not know with Meta's code 132001, which isTemplateError recognises", async () => {
-    const sender = createWhatsAppSender({
-      token: goodToken,
-      phoneNumberId,
-      apiUrl,
-      authTemplate: 'modelo_inexistente',
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = productionSender({ authTemplate: 'modelo_inexistente' })
 
     const error = await sender.sendCode?.('5585999990000', '123456').catch((e: unknown) => e)
 
@@ -149,14 +133,7 @@ describe('WhatsApp Cloud API sender', () => {
   })
 
   it('uploads a PNG to /{phone-number-id}/media (multipart) and sends it as an image message by its id', async () => {
-    const sender = createWhatsAppSender({
-      token: goodToken,
-      phoneNumberId,
-      apiUrl,
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = productionSender()
     const png = await qrPng('00020126-teste')
     const uploadsBefore = graph.uploads.length
 
@@ -173,14 +150,7 @@ describe('WhatsApp Cloud API sender', () => {
   })
 
   it("rejects an image whose upload Meta refuses, with Meta's code, and sends no message", async () => {
-    const sender = createWhatsAppSender({
-      token: goodToken,
-      phoneNumberId,
-      apiUrl,
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = productionSender()
     graph.failNextUpload.push({ status: 400, code: 131053, message: '(#131053) Media upload error' })
 
     const error = await sender.sendImage?.('5585999990002', await qrPng('x'), 'QR').catch((e: unknown) => e)
@@ -190,14 +160,7 @@ describe('WhatsApp Cloud API sender', () => {
   })
 
   it('rejects when the API cannot be reached', async () => {
-    const sender = createWhatsAppSender({
-      token: goodToken,
-      phoneNumberId,
-      apiUrl: 'http://127.0.0.1:1/v21.0',
-      outboxPath: path.join(tempDir, 'unused.jsonl'),
-      production: true,
-      log: silentLog,
-    })
+    const sender = productionSender({ apiUrl: 'http://127.0.0.1:1/v21.0' })
 
     await expect(sender.send('5585999990000', 'Olá')).rejects.toThrow('WhatsApp Cloud API inacessível')
   })

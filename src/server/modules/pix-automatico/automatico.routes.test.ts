@@ -8,7 +8,7 @@ import { withCheckDigits } from '../../../domain/cpf-cnpj'
 import { cobrTxidFor } from '../../../domain/pix-automatico'
 import { pixTxidFor } from '../../../domain/pix-txid'
 import { profiles } from '../../db/schema/auth'
-import { payments, subscriptions } from '../../db/schema/billing'
+import { payments } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { pixRecurrences, pixRecurringCharges } from '../../db/schema/pix-automatico'
 import { rateLimits } from '../../db/schema/platform'
@@ -18,6 +18,7 @@ import { createUser, get, post, type TestUser } from '../../test/users'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
 import { issueAutomaticoRenewals, reconcileAutomatico } from './automatico-renewals'
 import { settleCallbacks, startAutomaticoApp } from './automatico-fixtures'
+import { storedSubscription } from '../billing/test-fixtures'
 
 let t: TestApp
 let psp: FakePsp
@@ -39,10 +40,7 @@ const deps = () => ({ ...t.app.ctx, log: quiet })
 
 const settle = () => settleCallbacks(t, psp)
 
-async function subscriptionRow(id: string) {
-  const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id))
-  return row!
-}
+const subscriptionRow = (id: string) => storedSubscription(t.database.db, id)
 async function recurrencesOf(subscriptionId: string) {
   return t.database.db.select().from(pixRecurrences).where(eq(pixRecurrences.subscriptionId, subscriptionId))
 }

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PixCheckoutResult } from '../../../domain/contracts/billing'
 import { parsePixBrCode } from '../../../domain/pix'
 import { pixTxidFor } from '../../../domain/pix-txid'
-import { payments, pixRefunds, subscriptions } from '../../db/schema/billing'
+import { payments, pixRefunds } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { auditLog, rateLimits } from '../../db/schema/platform'
 import { type FakePsp, startFakePsp } from '../../test/fake-psp/fake-psp'
 import { createTestApp, TestClock, type TestApp } from '../../test/test-app'
 import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, get, post, type TestUser } from '../../test/users'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
+import { configurePix, seedPlans, storedPayment, storedSubscription } from '../billing/test-fixtures'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
 import { reconcilePix } from './pix-confirm.service'
 import { pixCallbacksIdle } from './pix.routes'
@@ -48,14 +48,8 @@ async function settle() {
   await pixCallbacksIdle(t.app.ctx.db)
 }
 
-async function paymentRow(id: string) {
-  const [row] = await t.database.db.select().from(payments).where(eq(payments.id, id))
-  return row!
-}
-async function subscriptionRow(id: string) {
-  const [row] = await t.database.db.select().from(subscriptions).where(eq(subscriptions.id, id))
-  return row!
-}
+const paymentRow = (id: string) => storedPayment(t.database.db, id)
+const subscriptionRow = (id: string) => storedSubscription(t.database.db, id)
 async function auditOf(entityId: string) {
   const rows = await t.database.db.select().from(auditLog).where(eq(auditLog.entityId, entityId))
   return rows.map((r) => r.action).sort()

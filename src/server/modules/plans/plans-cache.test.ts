@@ -1,19 +1,13 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import type { Plan } from '../../../domain/contracts/plans'
 import { plans } from '../../db/schema/plans'
-import { createTestApp, type TestApp } from '../../test/test-app'
+import { fileTestApp } from '../../test/http'
 import { get } from '../../test/users'
 import { seedPlans } from '../admin/admin-fixtures'
 
-let t: TestApp
-beforeAll(async () => {
-  t = await createTestApp()
-  await seedPlans(t.database.db)
-})
-afterAll(async () => {
-  await t.close()
-})
+const t = fileTestApp()
+beforeAll(() => seedPlans(t.database.db))
 
 async function names(): Promise<string[]> {
   return ((await get(t.app, '/api/plans')).json() as Plan[]).map((p) => p.name)

@@ -21,7 +21,7 @@ import {
   verifyPhone,
 } from '../../test/users'
 import { send } from '../admin/admin-fixtures'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
+import { openShop } from '../billing/test-fixtures'
 import { depsOf, insertPayment, insertSubscription } from '../lifecycle/lifecycle-fixtures'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
 
@@ -70,9 +70,7 @@ beforeAll(async () => {
   t = await createTestApp()
   t.clock.set(start)
   const db = t.database.db
-  await seedPlans(db)
-  await configurePix(db)
-  admin = await createUser(t, { admin: true, name: 'Ana Administradora' })
+  admin = await openShop(t, 'Ana Administradora')
   maria = await createUser(t, { name: 'Zuleica Antiga' })
   joao = await createUser(t, { name: 'Joaquim Fica' })
   mariaOldPhone = maria.phone

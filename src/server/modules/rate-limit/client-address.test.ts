@@ -1,8 +1,9 @@
 import { like } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { rateLimits } from '../../db/schema/platform'
-import { createTestApp, type TestApp } from '../../test/test-app'
+import type { TestApp } from '../../test/test-app'
 import { origin } from '../../test/users'
+import { fileTestApp } from '../../test/http'
 
 // The per-IP limits are only as good as the address they key on. forgot-password is the cheapest route with
 // one (10 per hour per address, no password hashing), so these tests speak through it.
@@ -25,13 +26,7 @@ async function resetKeys(t: TestApp): Promise<Record<string, number>> {
 }
 
 describe('TRUST_PROXY as a hop count', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await createTestApp({ env: { TRUST_PROXY: '1' } })
-  })
-  afterAll(async () => {
-    await t?.close()
-  })
+  const t = fileTestApp({ env: { TRUST_PROXY: '1' } })
 
   it('takes the client from the hop the proxy appended, whatever the client wrote before it', async () => {
     for (let i = 0; i < 10; i++) {
@@ -47,13 +42,7 @@ describe('TRUST_PROXY as a hop count', () => {
 })
 
 describe('TRUST_PROXY as proxy addresses', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await createTestApp({ env: { TRUST_PROXY: '10.0.0.0/8' } })
-  })
-  afterAll(async () => {
-    await t?.close()
-  })
+  const t = fileTestApp({ env: { TRUST_PROXY: '10.0.0.0/8' } })
 
   it('skips trusted proxies only, and ignores the header from anyone else', async () => {
     expect((await forgot(t, '10.0.0.5', '203.0.113.1, 10.0.0.9')).statusCode).toBe(200)
@@ -64,13 +53,7 @@ describe('TRUST_PROXY as proxy addresses', () => {
 })
 
 describe('IPv6 clients', () => {
-  let t: TestApp
-  beforeAll(async () => {
-    t = await createTestApp()
-  })
-  afterAll(async () => {
-    await t?.close()
-  })
+  const t = fileTestApp()
 
   it('share one bucket per /64, so a subscriber cannot rotate through its own addresses', async () => {
     for (let i = 0; i < 10; i++) {

@@ -3,7 +3,10 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import Stripe from 'stripe'
-import type { FakeStripe } from './fake-stripe-server'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { lateHandle } from '../../test/http'
+import { createTestApp, type TestApp } from '../../test/test-app'
+import { type FakeStripe, startFakeStripe } from './fake-stripe-server'
 
 export const webhookSecret = 'whsec_test'
 
@@ -29,4 +32,25 @@ export function sendStripeEvent(app: FastifyInstance, body: unknown, signature?:
       'stripe-signature': signature ?? Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
     },
   })
+}
+
+/**
+ * The file's fake Stripe and the test app pointed at it (`stripeEnv`): started in beforeAll, closed in afterAll, the
+ * fake's request log emptied before each test. The handles can be used in hooks and helpers declared after this.
+ */
+export function fileStripeApp(): { t: TestApp; fake: FakeStripe } {
+  let fake: FakeStripe | undefined
+  let t: TestApp | undefined
+  beforeAll(async () => {
+    fake = await startFakeStripe()
+    t = await createTestApp({ env: stripeEnv(fake) })
+  })
+  afterAll(async () => {
+    await t?.close()
+    await fake?.close()
+  })
+  beforeEach(() => {
+    if (fake) fake.requests.length = 0
+  })
+  return { t: lateHandle(() => t, 'the test app'), fake: lateHandle(() => fake, 'the fake Stripe') }
 }

@@ -1,31 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import Stripe from 'stripe'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { DomainError } from '../../../domain/errors'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { auditLog, webhookEvents } from '../../db/schema/platform'
-import { createTestApp, type TestApp } from '../../test/test-app'
 import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, post, type TestUser } from '../../test/users'
-import { type FakeStripe, startFakeStripe } from './fake-stripe-server'
-import { sendStripeEvent, stripeEnv, stripeEvent as event, webhookSecret } from './stripe-fixtures'
+import { fileStripeApp, sendStripeEvent, stripeEvent as event, webhookSecret } from './stripe-fixtures'
 
 const day = 86_400
 
-let fake: FakeStripe
-let t: TestApp
+const { t, fake } = fileStripeApp()
 const sendEvent = (body: unknown, signature?: string) => sendStripeEvent(t.app, body, signature)
 let ana: TestUser
 let bruno: TestUser
 let t0: number // the test clock's "now", in Stripe's seconds
 
 beforeAll(async () => {
-  fake = await startFakeStripe()
-  t = await createTestApp({
-    env: stripeEnv(fake),
-  })
   await t.database.db.insert(plans).values([
     { id: 'plan_basic', name: 'Básico', priceCents: 9900 },
     { id: 'plan_pro', name: 'Pro', priceCents: 19900, popular: true },
@@ -35,13 +28,6 @@ beforeAll(async () => {
   ana = await createUser(t, { name: 'Ana Cartão' })
   bruno = await createUser(t, { name: 'Bruno Cartão' })
   t0 = Math.floor(t.clock.now().getTime() / 1000)
-})
-afterAll(async () => {
-  await t.close()
-  await fake.close()
-})
-beforeEach(() => {
-  fake.requests.length = 0
 })
 
 // Stripe-shaped objects, as the API (2025+) sends them.
@@ -133,6 +119,19 @@ async function subscriptionRow(stripeSubscriptionId: string) {
 
 async function paymentRows(subscriptionId: string) {
   return t.database.db.select().from(payments).where(eq(payments.subscriptionId, subscriptionId))
+}
+
+/** The first invoice of a new plan_pro subscription (R$ 199,00, 31 days from t0), paid. */
+function firstProInvoice(id: string, subscription: string, user: TestUser) {
+  return invoiceObject(id, {
+    subscription,
+    user,
+    planId: 'plan_pro',
+    amount: 19900,
+    reason: 'subscription_create',
+    start: t0,
+    end: t0 + 31 * day,
+  })
 }
 
 const newSubId = () => `sub_${randomUUID().replaceAll('-', '')}`
@@ -307,15 +306,7 @@ describe('POST /api/webhooks/stripe', () => {
 
   it('makes one paid payment from the same signed invoice.paid sent twice, and from invoice.payment_succeeded', async () => {
     const subId = newSubId()
-    const invoice = invoiceObject('in_twice', {
-      subscription: subId,
-      user: ana,
-      planId: 'plan_pro',
-      amount: 19900,
-      reason: 'subscription_create',
-      start: t0,
-      end: t0 + 31 * day,
-    })
+    const invoice = firstProInvoice('in_twice', subId, ana)
     const paid = event('invoice.paid', t0, invoice)
     const first = await sendEvent(paid)
     const replay = await sendEvent(paid)
@@ -350,15 +341,7 @@ describe('POST /api/webhooks/stripe', () => {
       subId,
       subscriptionObject(subId, { user: bruno, planId: 'plan_pro', start: t0, end: t0 + 31 * day }),
     )
-    const invoice = invoiceObject(`in_${subId}`, {
-      subscription: subId,
-      user: bruno,
-      planId: 'plan_pro',
-      amount: 19900,
-      reason: 'subscription_create',
-      start: t0,
-      end: t0 + 31 * day,
-    })
+    const invoice = firstProInvoice(`in_${subId}`, subId, bruno)
     const paid = event('invoice.paid', t0, invoice)
     const completed = event(
       'checkout.session.completed',

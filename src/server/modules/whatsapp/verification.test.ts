@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { whatsappVerifications } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
 import type { WhatsAppSender } from '../messaging/whatsapp'
-import { fileTestApp, ipSource } from '../../test/http'
+import { expectAnswer, fileTestApp, ipSource } from '../../test/http'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import { lastWhatsAppCode, origin, responseCookies, uniquePhone } from '../../test/users'
 
@@ -54,6 +54,36 @@ function wrongCode(code: string, n = 0): string {
   return String((Number(code) + 1 + n) % 1_000_000).padStart(6, '0')
 }
 
+/** A code sent to a new number from a new address, read from the outbox. */
+async function codeSent() {
+  const phone = uniquePhone()
+  const ip = newIp()
+  await send(t.app, phone, ip)
+  return { phone, ip, code: await lastWhatsAppCode(t.outboxPath, phone) }
+}
+
+/** The verification row of `phone`. */
+async function verificationOf(phone: string) {
+  const [row] = await t.database.db
+    .select()
+    .from(whatsappVerifications)
+    .where(eq(whatsappVerifications.phoneNumber, phone))
+  return row
+}
+
+/** Two codes sent to a new number from a new address a minute apart, the second unlike the first. */
+async function twoCodes() {
+  const { phone, ip, code: first } = await codeSent()
+  let second = first
+  // A new code equal to the old one (one chance in a million) would prove nothing: ask again.
+  while (second === first) {
+    t.clock.advance(61_000)
+    expect((await send(t.app, phone, ip)).statusCode).toBe(200)
+    second = await lastWhatsAppCode(t.outboxPath, phone)
+  }
+  return { phone, ip, first, second }
+}
+
 describe('sending a code', () => {
   it('sends a 6-digit code to the number through the outbox', async () => {
     const phone = uniquePhone()
@@ -88,9 +118,7 @@ describe('sending a code', () => {
     const ip = newIp()
     expect((await send(t.app, phone, ip)).statusCode).toBe(200)
     t.clock.advance(59_000)
-    const tooSoon = await send(t.app, phone, ip)
-    expect(tooSoon.statusCode).toBe(429)
-    expect(tooSoon.json()).toMatchObject({
+    expectAnswer(await send(t.app, phone, ip), 429, {
       code: 'code_resend_too_soon',
       message: 'Aguarde 60 segundos antes de solicitar um novo código.',
     })
@@ -106,9 +134,7 @@ describe('sending a code', () => {
       expect(response.statusCode, `send ${i + 1}: ${response.body}`).toBe(200)
       t.clock.advance(61_000)
     }
-    const sixth = await send(t.app, phone, ip)
-    expect(sixth.statusCode).toBe(429)
-    expect(sixth.json()).toMatchObject({
+    expectAnswer(await send(t.app, phone, ip), 429, {
       code: 'code_hourly_limit',
       message: 'Limite de códigos por hora atingido para este número. Tente novamente mais tarde.',
     })
@@ -232,17 +258,11 @@ describe('sending a code', () => {
 
 describe('verifying a code', () => {
   it('accepts the right code once', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     const response = await verify(t.app, phone, code, ip)
     expect(response.statusCode, response.body).toBe(200)
     expect(response.json()).toEqual({ success: true })
-    const [row] = await t.database.db
-      .select()
-      .from(whatsappVerifications)
-      .where(eq(whatsappVerifications.phoneNumber, phone))
+    const row = await verificationOf(phone)
     expect(row?.verifiedAt).toEqual(t.clock.now())
     const again = await verify(t.app, phone, code, ip)
     expect(again.statusCode).toBe(400)
@@ -250,10 +270,7 @@ describe('verifying a code', () => {
   })
 
   it('refuses a wrong code with the spec message', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     const response = await verify(t.app, phone, wrongCode(code), ip)
     expect(response.statusCode).toBe(400)
     expect(response.json()).toMatchObject({ code: 'code_invalid', message: 'Código inválido ou expirado.' })
@@ -269,10 +286,7 @@ describe('verifying a code', () => {
   })
 
   it('checks a code only for the browser that asked for it', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     // The right code, without the browser's cookie or with another browser's: no code to check.
     const other = newIp()
     await send(t.app, uniquePhone(), other)
@@ -283,10 +297,7 @@ describe('verifying a code', () => {
       expect(response.statusCode).toBe(400)
       expect(response.json().message).toBe('Código inválido ou expirado.')
     }
-    const [row] = await t.database.db
-      .select()
-      .from(whatsappVerifications)
-      .where(eq(whatsappVerifications.phoneNumber, phone))
+    const row = await verificationOf(phone)
     expect(row).toMatchObject({ verifiedAt: null, attempts: 0 })
     expect((await verify(t.app, phone, code, ip)).statusCode).toBe(200)
   })
@@ -300,10 +311,7 @@ describe('verifying a code', () => {
     expect(header).toContain('SameSite=Strict')
     expect(header).toContain('Max-Age=2400')
     const token = header.split(';')[0]!.split('=')[1]!
-    const [row] = await t.database.db
-      .select()
-      .from(whatsappVerifications)
-      .where(eq(whatsappVerifications.phoneNumber, phone))
+    const row = await verificationOf(phone)
     expect(row?.browserHash).toMatch(/^[0-9a-f]{64}$/)
     expect(row?.browserHash).not.toContain(token)
   })
@@ -315,19 +323,13 @@ describe('verifying a code', () => {
   })
 
   it('keeps a code valid for 10 minutes', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     t.clock.advance(10 * minute - 1_000)
     expect((await verify(t.app, phone, code, ip)).statusCode).toBe(200)
   })
 
   it('refuses a code 10 minutes and 1 second after it was sent', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     t.clock.advance(10 * minute + 1_000)
     const response = await verify(t.app, phone, code, ip)
     expect(response.statusCode).toBe(400)
@@ -335,10 +337,7 @@ describe('verifying a code', () => {
   })
 
   it('allows 5 attempts per code: the sixth is refused even when it is right', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     for (let i = 0; i < 5; i++) {
       const response = await verify(t.app, phone, wrongCode(code, i), ip)
       expect(response.statusCode, `attempt ${i + 1}`).toBe(400)
@@ -349,53 +348,31 @@ describe('verifying a code', () => {
       code: 'code_attempts_exceeded',
       message: 'Número máximo de tentativas excedido. Solicite um novo código.',
     })
-    const [row] = await t.database.db
-      .select()
-      .from(whatsappVerifications)
-      .where(eq(whatsappVerifications.phoneNumber, phone))
+    const row = await verificationOf(phone)
     expect(row?.attempts).toBe(5)
     expect(row?.verifiedAt).toBeNull()
   })
 
   it('lets the fifth attempt succeed when it is right', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     for (let i = 0; i < 4; i++) expect((await verify(t.app, phone, wrongCode(code, i), ip)).statusCode).toBe(400)
     expect((await verify(t.app, phone, code, ip)).statusCode).toBe(200)
   })
 
   it('counts parallel guesses atomically: never more than 5 are checked', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const code = await lastWhatsAppCode(t.outboxPath, phone)
+    const { phone, ip, code } = await codeSent()
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, i) => verify(t.app, phone, wrongCode(code, i), ip)),
     )
     const statuses = responses.map((r) => r.statusCode).sort()
     expect(statuses.filter((s) => s === 400)).toHaveLength(5)
     expect(statuses.filter((s) => s === 429)).toHaveLength(3)
-    const [row] = await t.database.db
-      .select()
-      .from(whatsappVerifications)
-      .where(eq(whatsappVerifications.phoneNumber, phone))
+    const row = await verificationOf(phone)
     expect(row?.attempts).toBe(5)
   })
 
   it('a new code invalidates the previous one', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const first = await lastWhatsAppCode(t.outboxPath, phone)
-    let second = first
-    // A new code equal to the old one (one chance in a million) would prove nothing: ask again.
-    while (second === first) {
-      t.clock.advance(61_000)
-      expect((await send(t.app, phone, ip)).statusCode).toBe(200)
-      second = await lastWhatsAppCode(t.outboxPath, phone)
-    }
+    const { phone, ip, first, second } = await twoCodes()
     const old = await verify(t.app, phone, first, ip)
     expect(old.statusCode).toBe(400)
     expect(old.json().message).toBe('Código inválido ou expirado.')
@@ -403,16 +380,7 @@ describe('verifying a code', () => {
   })
 
   it('an older code stays dead after the newer one was used for a sign-up', async () => {
-    const phone = uniquePhone()
-    const ip = newIp()
-    await send(t.app, phone, ip)
-    const first = await lastWhatsAppCode(t.outboxPath, phone)
-    let second = first
-    while (second === first) {
-      t.clock.advance(61_000)
-      expect((await send(t.app, phone, ip)).statusCode).toBe(200)
-      second = await lastWhatsAppCode(t.outboxPath, phone)
-    }
+    const { phone, ip, first, second } = await twoCodes()
     expect((await verify(t.app, phone, second, ip)).statusCode).toBe(200)
     const signUp = await t.app.inject({
       method: 'POST',
