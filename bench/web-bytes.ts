@@ -15,20 +15,20 @@ export type PageBytes = { page: string; public: boolean; js: number; css: number
 export const pageRoutes: Array<{ page: string; route?: string; public: boolean; form?: boolean }> = [
   { page: '/', public: true },
   { page: '/plans', public: true },
-  { page: '/login', route: 'app/account-routes.ts', public: true, form: true },
+  { page: '/login', route: 'app/login-routes.ts', public: true },
   { page: '/signup', route: 'app/account-routes.ts', public: true, form: true },
   { page: '/privacy-policy', route: 'app/legal-routes.ts', public: true },
   { page: '/dashboard', route: 'app/dashboard-routes.ts', public: false },
 ]
 
-/** Source paths a public page must never download (the form kit only where the page is a form: /login, /signup). */
+/** Source paths a public page must never download (the form kit, zod included, only on /signup). */
 const forbiddenOnPublic = [
   /\/features\/dashboard\//,
   /\/features\/admin\//,
   /\/features\/billing\//,
   /node_modules\/qrcode/,
 ]
-const formModules = [/node_modules\/react-hook-form\//, /node_modules\/@hookform\//]
+const formModules = [/node_modules\/react-hook-form\//, /node_modules\/@hookform\//, /node_modules\/zod\//]
 
 export const bytesTargets = { publicJs: 110 * 1024, publicCss: 15 * 1024, dashboardJs: 200 * 1024 }
 

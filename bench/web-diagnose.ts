@@ -3,23 +3,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { startServer } from '../e2e/support/server'
+import { benchAdmin, startBenchWebServer } from './web-server'
 
-const admin = { email: 'admin.bench@example.com', password: 'admin-senha-bench-123' }
 const pages = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/plans', '/login', '/dashboard']
-const server = await startServer({
-  NODE_ENV: 'production',
-  AUTH_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
-  STRIPE_SECRET_KEY: 'sk_test_bench',
-  STRIPE_WEBHOOK_SECRET: 'whsec_bench',
-  SMTP_URL: 'smtp://127.0.0.1:1',
-  ADMIN_EMAIL: admin.email,
-  ADMIN_PASSWORD: admin.password,
-  ADMIN_MFA: 'optional',
-  WHATSAPP_TOKEN: 'bench',
-  WHATSAPP_PHONE_NUMBER_ID: '1',
-  WHATSAPP_API_URL: 'http://127.0.0.1:1',
-})
+const server = await startBenchWebServer()
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
@@ -29,7 +16,7 @@ try {
   const res = await fetch(`${server.url}/api/auth/sign-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify(admin),
+    body: JSON.stringify(benchAdmin),
   })
   const cookie = res.headers
     .getSetCookie()

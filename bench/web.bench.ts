@@ -8,12 +8,11 @@ import os from 'node:os'
 import path from 'node:path'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
-import { startServer } from '../e2e/support/server'
+import { benchAdmin, startBenchWebServer } from './web-server'
 import { bytesFigures, type Figure, measurePageBytes, printFigures } from './web-bytes'
 
 const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5)
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
-const admin = { email: 'admin.bench@example.com', password: 'admin-senha-bench-123' }
 
 type PageTarget = { page: string; minScore: number; vitals: boolean; signedIn?: boolean }
 const pages: PageTarget[] = [
@@ -34,7 +33,7 @@ async function signIn(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/sign-in`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: baseUrl },
-    body: JSON.stringify(admin),
+    body: JSON.stringify(benchAdmin),
   })
   if (!response.ok) throw new Error(`sign-in: ${response.status} ${await response.text()}`)
   return response.headers
@@ -80,22 +79,7 @@ export async function webBenchmark(): Promise<Figure[]> {
   const figures = bytesFigures(measurePageBytes(webRoot))
   printFigures('Bytes da web (gzip, antes de qualquer interação)', figures)
 
-  const env = {
-    NODE_ENV: 'production',
-    AUTH_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
-    STRIPE_SECRET_KEY: 'sk_test_bench',
-    STRIPE_WEBHOOK_SECRET: 'whsec_bench',
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-    ADMIN_MFA: 'optional',
-    // Production wants real providers; nothing here sends anything (loopback ports nobody listens on).
-    WHATSAPP_TOKEN: 'bench',
-    WHATSAPP_PHONE_NUMBER_ID: '1',
-    WHATSAPP_API_URL: 'http://127.0.0.1:1',
-  }
-  // A loaded machine sometimes needs more than startServer's 120 s for a fresh PGlite: one more try, as e2e does.
-  const server = await startServer(env).catch(() => startServer(env))
+  const server = await startBenchWebServer()
   const chrome = await chromeLauncher.launch({
     chromePath,
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],

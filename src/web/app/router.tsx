@@ -8,10 +8,12 @@ import { paths } from './paths'
 
 /**
  * Dashboard and admin screens (with their guards) are split into chunks that public pages never load; so are account
- * and legal pages. Declarative routes with React.lazy: the prerendered HTML of a lazy page stays on screen while its
- * chunk arrives, then hydrates (the server preloads the chunk, src/server/modules/site/prerender.ts).
+ * and legal pages, and the sign-in page alone (without the other account pages' form kit). Declarative routes with
+ * React.lazy: the prerendered HTML of a lazy page stays on screen while its chunk arrives, then hydrates (the server
+ * preloads the chunk, src/server/modules/site/prerender.ts).
  */
 const dashboard = () => import('./dashboard-routes')
+const login = () => import('./login-routes')
 const account = () => import('./account-routes')
 const legal = () => import('./legal-routes')
 
@@ -36,7 +38,7 @@ function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType)
   return Object.assign(Page, { preload })
 }
 
-const LoginPage = lazyPage(account, (m) => m.LoginPage)
+const LoginPage = lazyPage(login, (m) => m.LoginPage)
 const SignupPage = lazyPage(account, (m) => m.SignupPage)
 const ForgotPasswordPage = lazyPage(account, (m) => m.ForgotPasswordPage)
 const ResetPasswordPage = lazyPage(account, (m) => m.ResetPasswordPage)
@@ -134,7 +136,8 @@ export function AppRoutes() {
 /** The lazy route module a path needs at first paint (the prerenderer preloads its chunk), if any. */
 export function routeModuleFor(pathname: string): string | undefined {
   if (pathname === paths.dashboard || pathname.startsWith(`${paths.dashboard}/`)) return 'app/dashboard-routes.ts'
-  if ([paths.login, paths.signup, paths.forgotPassword, paths.resetPassword].includes(pathname as never))
+  if (pathname === paths.login) return 'app/login-routes.ts'
+  if ([paths.signup, paths.forgotPassword, paths.resetPassword].includes(pathname as never))
     return 'app/account-routes.ts'
   if (pathname === paths.privacy || pathname === paths.terms) return 'app/legal-routes.ts'
   return undefined

@@ -1,6 +1,16 @@
 import { Loader2 } from 'lucide-react'
 import { ApiError } from '@/web/lib/api'
-import { Button } from './button'
+import { Button, type ButtonProps } from './button'
+
+/** A button whose action is running: a spinner before its label, and disabled while `pending`. */
+export function PendingButton({ pending, disabled, children, ...props }: ButtonProps & { pending: boolean }) {
+  return (
+    <Button disabled={pending || disabled} {...props}>
+      {pending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+      {children}
+    </Button>
+  )
+}
 
 export function Spinner({ label = 'Carregando…' }: { label?: string }) {
   return (

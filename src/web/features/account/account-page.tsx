@@ -1,35 +1,32 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery } from '@tanstack/react-query'
-import { ExternalLink, Loader2 } from 'lucide-react'
+import { ExternalLink } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
-import type { z } from 'zod'
-import { type Profile, profileUpdateInputSchema } from '@/domain/contracts/billing'
+import type { Profile } from '@/domain/contracts/billing'
 import { Button } from '@/web/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog'
+import { DialogActions, DialogFrame } from '@/web/components/ui/dialog-frame'
+import { PendingButton } from '@/web/components/ui/states'
 import { Input } from '@/web/components/ui/input'
 import { Field } from '@/web/components/form/field'
-import { Label } from '@/web/components/ui/label'
 import { PageHeader } from '@/web/components/ui/page-header'
 import { QueryState } from '@/web/components/query-state'
+import { applyServerErrors } from '@/web/lib/form-errors'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSessionUser } from '@/web/lib/session'
 import { WhatsAppVerification } from '@/web/shared/auth/whatsapp-verification'
 import { useSiteConfig } from '@/web/lib/site-config'
 import { profileQuery, useChangeWhatsApp, useUpdateProfile } from './api'
 import { MyDataSection } from './my-data-section'
+import {
+  type ProfileFormInput,
+  type ProfileFormOutput,
+  profileFormDefaults,
+  profileFormSchema,
+  profileServerFields,
+} from './profile-form'
 import { TwoFactorCard } from './two-factor-card'
-
-type ProfileFormInput = z.input<typeof profileUpdateInputSchema>
-type ProfileFormOutput = z.output<typeof profileUpdateInputSchema>
 
 /** 'account': the profile (name, company, WhatsApp) and the access data of the chat platform. */
 export function AccountPage() {
@@ -57,11 +54,13 @@ function ProfileCard({ profile }: { profile: Profile }) {
   const update = useUpdateProfile()
   const [changingNumber, setChangingNumber] = useState(false)
   const form = useForm<ProfileFormInput, unknown, ProfileFormOutput>({
-    resolver: zodResolver(profileUpdateInputSchema),
-    values: { name: profile.name, company_name: profile.companyName },
+    resolver: zodResolver(profileFormSchema),
+    values: profileFormDefaults(profile),
   })
   const { errors } = form.formState
-  const onSubmit = form.handleSubmit((values) => update.mutate(values))
+  const onSubmit = form.handleSubmit((values) =>
+    update.mutate(values, { onError: (error) => applyServerErrors(error, form.setError, profileServerFields) }),
+  )
 
   return (
     <Card>
@@ -71,29 +70,28 @@ function ProfileCard({ profile }: { profile: Profile }) {
       </CardHeader>
       <CardContent>
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="profile-email">E-mail</Label>
-            <Input id="profile-email" type="email" value={profile.email} readOnly />
-          </div>
+          <Field id="profile-email" label="E-mail">
+            <Input type="email" value={profile.email} readOnly />
+          </Field>
           <Field id="profile-name" label="Nome" error={errors.name?.message}>
             <Input autoComplete="name" {...form.register('name')} />
           </Field>
           <Field id="profile-company" label="Empresa" error={errors.company_name?.message}>
             <Input autoComplete="organization" {...form.register('company_name')} />
           </Field>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor="profile-whatsapp">WhatsApp</Label>
-            <div className="flex gap-2">
-              <Input id="profile-whatsapp" type="tel" value={profile.whatsappNumber} readOnly className="flex-1" />
-              <Button variant="outline" onClick={() => setChangingNumber(true)}>
-                Alterar
-              </Button>
-            </div>
-          </div>
-          <Button type="submit" className="self-start" disabled={update.isPending}>
-            {update.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+          <Field id="profile-whatsapp" label="WhatsApp">
+            {(control) => (
+              <div className="flex gap-2">
+                <Input {...control} type="tel" value={profile.whatsappNumber} readOnly className="flex-1" />
+                <Button variant="outline" onClick={() => setChangingNumber(true)}>
+                  Alterar
+                </Button>
+              </div>
+            )}
+          </Field>
+          <PendingButton type="submit" className="self-start" pending={update.isPending}>
             Salvar
-          </Button>
+          </PendingButton>
         </form>
       </CardContent>
       <ChangeWhatsAppDialog open={changingNumber} onOpenChange={setChangingNumber} current={profile.whatsappNumber} />
@@ -114,41 +112,32 @@ function ChangeWhatsAppDialog({
   const [verified, setVerified] = useState<string | null>(null)
 
   function close(next: boolean) {
-    if (change.isPending) return
     if (!next) setVerified(null)
     onOpenChange(next)
   }
 
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Alterar WhatsApp</DialogTitle>
-          <DialogDescription>
-            Enviaremos um código para o novo número. Depois de verificá-lo, salve para trocar o número atual ({current}
-            ).
-          </DialogDescription>
-        </DialogHeader>
-        {/* Remounted on every opening, so a half-finished verification does not come back. */}
-        {open ? (
-          <WhatsAppVerification id="new-whatsapp" label="Novo número de WhatsApp" onVerifiedChange={setVerified} />
-        ) : null}
-        <DialogFooter>
-          <Button variant="outline" disabled={change.isPending} onClick={() => close(false)}>
-            Cancelar
-          </Button>
-          <Button
-            disabled={verified === null || change.isPending}
-            onClick={() => {
-              if (verified) change.mutate(verified, { onSuccess: () => close(false) })
-            }}
-          >
-            {change.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-            Salvar número
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={open}
+      onOpenChange={close}
+      busy={change.isPending}
+      title="Alterar WhatsApp"
+      description={`Enviaremos um código para o novo número. Depois de verificá-lo, salve para trocar o número atual (${current}).`}
+    >
+      {/* Remounted on every opening, so a half-finished verification does not come back. */}
+      {open ? (
+        <WhatsAppVerification id="new-whatsapp" label="Novo número de WhatsApp" onVerifiedChange={setVerified} />
+      ) : null}
+      <DialogActions
+        onBack={() => close(false)}
+        pending={change.isPending}
+        disabled={verified === null}
+        action="Salvar número"
+        onAction={() => {
+          if (verified) change.mutate(verified, { onSuccess: () => close(false) })
+        }}
+      />
+    </DialogFrame>
   )
 }
 

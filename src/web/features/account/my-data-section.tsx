@@ -8,14 +8,7 @@ import { paths } from '@/web/app/paths'
 import { PasswordField } from '@/web/components/password-field'
 import { Button } from '@/web/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog'
+import { DialogActions, DialogFrame } from '@/web/components/ui/dialog-frame'
 import { ApiError, api } from '@/web/lib/api'
 import { useLeaveSignedOut } from '@/web/lib/session'
 
@@ -156,7 +149,6 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const refusal = error && !passwordError ? error.detail : undefined
 
   function close(next: boolean) {
-    if (remove.isPending) return
     if (!next) {
       setPassword('')
       setMissing(false)
@@ -173,45 +165,40 @@ function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   }
 
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Excluir minha conta</DialogTitle>
-          <DialogDescription>
-            Esta ação não pode ser desfeita. Seus dados pessoais serão apagados e você sairá de todos os dispositivos.
-          </DialogDescription>
-        </DialogHeader>
-        <form id="delete-account-form" noValidate onSubmit={submit} className="flex flex-col gap-4 text-sm">
-          <ul className="flex list-disc flex-col gap-1 pl-5">
-            <li>Nome, e-mail, WhatsApp, empresa e senha são apagados; o e-mail fica livre para um novo cadastro.</li>
-            <li>
-              Assinaturas e pagamentos ficam guardados por 5 anos, como exige a lei fiscal, sem nada que identifique
-              você.
-            </li>
-          </ul>
-          <PasswordField
-            id="delete-account-password"
-            label="Confirme sua senha"
-            value={password}
-            onChange={setPassword}
-            error={passwordError}
-          />
-          {refusal ? (
-            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-destructive">
-              {refusal}
-            </p>
-          ) : null}
-        </form>
-        <DialogFooter>
-          <Button variant="outline" disabled={remove.isPending} onClick={() => close(false)}>
-            Cancelar
-          </Button>
-          <Button type="submit" form="delete-account-form" variant="destructive" disabled={remove.isPending}>
-            {remove.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-            Excluir conta definitivamente
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={open}
+      onOpenChange={close}
+      busy={remove.isPending}
+      title="Excluir minha conta"
+      description="Esta ação não pode ser desfeita. Seus dados pessoais serão apagados e você sairá de todos os dispositivos."
+    >
+      <form id="delete-account-form" noValidate onSubmit={submit} className="flex flex-col gap-4 text-sm">
+        <ul className="flex list-disc flex-col gap-1 pl-5">
+          <li>Nome, e-mail, WhatsApp, empresa e senha são apagados; o e-mail fica livre para um novo cadastro.</li>
+          <li>
+            Assinaturas e pagamentos ficam guardados por 5 anos, como exige a lei fiscal, sem nada que identifique você.
+          </li>
+        </ul>
+        <PasswordField
+          id="delete-account-password"
+          label="Confirme sua senha"
+          value={password}
+          onChange={setPassword}
+          error={passwordError}
+        />
+        {refusal ? (
+          <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-destructive">
+            {refusal}
+          </p>
+        ) : null}
+      </form>
+      <DialogActions
+        onBack={() => close(false)}
+        pending={remove.isPending}
+        action="Excluir conta definitivamente"
+        form="delete-account-form"
+        variant="destructive"
+      />
+    </DialogFrame>
   )
 }

@@ -1,37 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { Loader2, ShieldCheck } from 'lucide-react'
-import { QRCodeSVG } from 'qrcode.react'
+import { ShieldCheck } from 'lucide-react'
 import { useState } from 'react'
 import { backupCodesSchema, okSchema, type SessionUser, twoFactorEnrolmentSchema } from '@/domain/contracts/auth'
 import { Badge } from '@/web/components/ui/badge'
-import { PasswordField } from '@/web/components/password-field'
+import { OneTimeCodeField, PasswordField } from '@/web/components/password-field'
+import { QrCode } from '@/web/components/qr-code'
 import { Button } from '@/web/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog'
-import { Input } from '@/web/components/ui/input'
-import { Field } from '@/web/components/form/field'
+import { DialogFooter } from '@/web/components/ui/dialog'
+import { DialogActions, DialogFrame } from '@/web/components/ui/dialog-frame'
 import { ApiError, api } from '@/web/lib/api'
 import { Notice } from '@/web/shared/auth/auth-card'
 import { sessionQuery } from '@/web/lib/session'
-
-const texts = {
-  enabled: { success: 'Verificação em duas etapas ativada.', error: 'Erro ao ativar a verificação em duas etapas' },
-  disabled: {
-    success: 'Verificação em duas etapas desativada.',
-    error: 'Erro ao desativar a verificação em duas etapas',
-  },
-  codes: { error: 'Erro ao gerar códigos de recuperação' },
-} as const
-
-/** Field errors shown next to the field, not as toasts. */
-const inline = ['password_incorrect', 'two_factor_invalid', 'validation_failed']
+import { passwordError, readTotpCode, twoFactorInlineCodes as inline, twoFactorTexts as texts } from './two-factor-form'
 
 function detailOf(error: unknown): string {
   return error instanceof ApiError ? error.detail : 'Ocorreu um erro desconhecido'
@@ -143,88 +124,98 @@ function EnableDialog({ onClose }: { onClose: () => void }) {
     event.preventDefault()
     setError(null)
     if (!enrolment) {
-      if (!password) return setError('Informe sua senha.')
+      const missing = passwordError(password)
+      if (missing) return setError(missing)
       start.mutate(password)
     } else {
-      const value = code.replace(/\s+/g, '')
-      if (!/^\d{6}$/.test(value)) return setError('Informe os 6 dígitos do código.')
-      confirm.mutate(value)
+      const read = readTotpCode(code)
+      if ('error' in read) return setError(read.error)
+      confirm.mutate(read.code)
     }
   }
 
   return (
-    <Dialog open onOpenChange={(open) => !open && !busy && onClose()}>
-      <DialogContent className="max-h-[90dvh] max-w-md overflow-y-auto">
-        <DialogHeader>
-          <DialogTitle>Ativar verificação em duas etapas</DialogTitle>
-          <DialogDescription>
-            {done
-              ? 'Pronto: a partir de agora o login pede o código do aplicativo.'
-              : enrolment
-                ? 'Leia o QR Code com o aplicativo autenticador e digite o código de 6 dígitos que ele mostrar.'
-                : 'Confirme sua senha para começar.'}
-          </DialogDescription>
-        </DialogHeader>
-        {done && enrolment ? (
-          <RecoveryCodes codes={enrolment.backupCodes} />
-        ) : (
-          <form id="two-factor-enable" noValidate onSubmit={submit} className="flex flex-col gap-4">
-            {enrolment ? (
-              <>
-                <div className="flex justify-center">
-                  <div className="rounded-lg border border-border bg-white p-3">
-                    <QRCodeSVG
-                      value={enrolment.totpUri}
-                      size={176}
-                      title="QR Code para o aplicativo autenticador"
-                      role="img"
-                      aria-label="QR Code para o aplicativo autenticador"
-                    />
-                  </div>
-                </div>
-                <div className="flex flex-col gap-1 text-sm">
-                  <p className="text-muted-foreground">Não consegue ler o QR Code? Digite esta chave no aplicativo:</p>
-                  <code className="break-all rounded bg-muted px-2 py-1 font-mono" data-testid="totp-secret">
-                    {enrolment.secret}
-                  </code>
-                </div>
-                <Field id="two-factor-code" label="Código de verificação" error={error ?? undefined}>
-                  <Input
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    value={code}
-                    onChange={(event) => setCode(event.target.value)}
-                  />
-                </Field>
-              </>
-            ) : (
-              <PasswordField id="two-factor-password" value={password} onChange={setPassword} error={error} />
-            )}
-          </form>
-        )}
-        <DialogFooter>
-          {done ? (
-            <Button onClick={onClose}>Concluir</Button>
-          ) : (
+    <DialogFrame
+      open
+      onOpenChange={(open) => !open && onClose()}
+      busy={busy}
+      title="Ativar verificação em duas etapas"
+      description={
+        done
+          ? 'Pronto: a partir de agora o login pede o código do aplicativo.'
+          : enrolment
+            ? 'Leia o QR Code com o aplicativo autenticador e digite o código de 6 dígitos que ele mostrar.'
+            : 'Confirme sua senha para começar.'
+      }
+      className="max-h-[90dvh] max-w-md overflow-y-auto"
+    >
+      {done && enrolment ? (
+        <RecoveryCodes codes={enrolment.backupCodes} />
+      ) : (
+        <form id="two-factor-enable" noValidate onSubmit={submit} className="flex flex-col gap-4">
+          {enrolment ? (
             <>
-              <Button variant="outline" disabled={busy} onClick={onClose}>
-                Cancelar
-              </Button>
-              <Button type="submit" form="two-factor-enable" disabled={busy}>
-                {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-                {enrolment ? 'Confirmar' : 'Continuar'}
-              </Button>
+              <QrCode value={enrolment.totpUri} size={176} label="QR Code para o aplicativo autenticador" />
+              <div className="flex flex-col gap-1 text-sm">
+                <p className="text-muted-foreground">Não consegue ler o QR Code? Digite esta chave no aplicativo:</p>
+                <code className="break-all rounded bg-muted px-2 py-1 font-mono" data-testid="totp-secret">
+                  {enrolment.secret}
+                </code>
+              </div>
+              <OneTimeCodeField id="two-factor-code" value={code} onChange={setCode} error={error} />
             </>
+          ) : (
+            <PasswordField id="two-factor-password" value={password} onChange={setPassword} error={error} />
           )}
+        </form>
+      )}
+      {done ? (
+        <DialogFooter>
+          <Button onClick={onClose}>Concluir</Button>
         </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      ) : (
+        <DialogActions
+          onBack={onClose}
+          pending={busy}
+          action={enrolment ? 'Confirmar' : 'Continuar'}
+          form="two-factor-enable"
+        />
+      )}
+    </DialogFrame>
+  )
+}
+
+/** The form of a dialog that only asks for the password again; `onSubmit` gets it once it is typed. */
+function PasswordForm({
+  id,
+  error,
+  onError,
+  onSubmit,
+}: {
+  id: string
+  error: string | null
+  onError: (error: string | null) => void
+  onSubmit: (password: string) => void
+}) {
+  const [password, setPassword] = useState('')
+  return (
+    <form
+      id={id}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        const missing = passwordError(password)
+        onError(missing)
+        if (!missing) onSubmit(password)
+      }}
+    >
+      <PasswordField id={`${id}-password`} value={password} onChange={setPassword} error={error} />
+    </form>
   )
 }
 
 function DisableDialog({ onClose }: { onClose: () => void }) {
   const refresh = useRefreshSession()
-  const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
   const disable = useMutation({
     mutationFn: (value: string) => api.post('/api/auth/two-factor/disable', { password: value }, okSchema),
@@ -236,39 +227,27 @@ function DisableDialog({ onClose }: { onClose: () => void }) {
     meta: { feedback: texts.disabled, inline },
   })
   return (
-    <Dialog open onOpenChange={(open) => !open && !disable.isPending && onClose()}>
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>Desativar verificação em duas etapas</DialogTitle>
-          <DialogDescription>Confirme sua senha. Depois disso o login pede só e-mail e senha.</DialogDescription>
-        </DialogHeader>
-        <form
-          id="two-factor-disable"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault()
-            setError(null)
-            if (!password) return setError('Informe sua senha.')
-            disable.mutate(password)
-          }}
-        >
-          <PasswordField id="two-factor-disable-password" value={password} onChange={setPassword} error={error} />
-        </form>
-        <DialogFooter>
-          <Button variant="outline" disabled={disable.isPending} onClick={onClose}>
-            Cancelar
-          </Button>
-          <Button type="submit" form="two-factor-disable" variant="destructive" disabled={disable.isPending}>
-            Desativar
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open
+      onOpenChange={(open) => !open && onClose()}
+      busy={disable.isPending}
+      title="Desativar verificação em duas etapas"
+      description="Confirme sua senha. Depois disso o login pede só e-mail e senha."
+      className="max-w-md"
+    >
+      <PasswordForm id="two-factor-disable" error={error} onError={setError} onSubmit={disable.mutate} />
+      <DialogActions
+        onBack={onClose}
+        pending={disable.isPending}
+        action="Desativar"
+        form="two-factor-disable"
+        variant="destructive"
+      />
+    </DialogFrame>
   )
 }
 
 function NewCodesDialog({ onClose }: { onClose: () => void }) {
-  const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
   const generate = useMutation({
     mutationFn: (value: string) =>
@@ -277,43 +256,26 @@ function NewCodesDialog({ onClose }: { onClose: () => void }) {
     meta: { feedback: texts.codes, inline },
   })
   return (
-    <Dialog open onOpenChange={(open) => !open && !generate.isPending && onClose()}>
-      <DialogContent className="max-h-[90dvh] max-w-md overflow-y-auto">
-        <DialogHeader>
-          <DialogTitle>Novos códigos de recuperação</DialogTitle>
-          <DialogDescription>Os códigos anteriores deixam de valer.</DialogDescription>
-        </DialogHeader>
-        {generate.data ? (
-          <RecoveryCodes codes={generate.data.backupCodes} />
-        ) : (
-          <form
-            id="two-factor-codes"
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault()
-              setError(null)
-              if (!password) return setError('Informe sua senha.')
-              generate.mutate(password)
-            }}
-          >
-            <PasswordField id="two-factor-codes-password" value={password} onChange={setPassword} error={error} />
-          </form>
-        )}
+    <DialogFrame
+      open
+      onOpenChange={(open) => !open && onClose()}
+      busy={generate.isPending}
+      title="Novos códigos de recuperação"
+      description="Os códigos anteriores deixam de valer."
+      className="max-h-[90dvh] max-w-md overflow-y-auto"
+    >
+      {generate.data ? (
+        <RecoveryCodes codes={generate.data.backupCodes} />
+      ) : (
+        <PasswordForm id="two-factor-codes" error={error} onError={setError} onSubmit={generate.mutate} />
+      )}
+      {generate.data ? (
         <DialogFooter>
-          {generate.data ? (
-            <Button onClick={onClose}>Concluir</Button>
-          ) : (
-            <>
-              <Button variant="outline" disabled={generate.isPending} onClick={onClose}>
-                Cancelar
-              </Button>
-              <Button type="submit" form="two-factor-codes" disabled={generate.isPending}>
-                Gerar códigos
-              </Button>
-            </>
-          )}
+          <Button onClick={onClose}>Concluir</Button>
         </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      ) : (
+        <DialogActions onBack={onClose} pending={generate.isPending} action="Gerar códigos" form="two-factor-codes" />
+      )}
+    </DialogFrame>
   )
 }

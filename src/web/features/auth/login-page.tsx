@@ -1,26 +1,22 @@
-import { zodResolver } from '@hookform/resolvers/zod'
-import { Loader2 } from 'lucide-react'
-import { useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useRef, useState } from 'react'
 import { Link, Navigate, useLocation, useSearchParams } from 'react-router'
-import { z } from 'zod'
-import { emailSchema } from '@/domain/contracts/auth'
 import { paths } from '@/web/app/paths'
 import { Button } from '@/web/components/ui/button'
+import { PendingButton } from '@/web/components/ui/states'
 import { Input } from '@/web/components/ui/input'
 import { Field } from '@/web/components/form/field'
 import { ApiError } from '@/web/lib/api'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
-import { useResendVerification, useSignIn, useVerifyTwoFactor } from './api'
+import {
+  normalizeEmail,
+  type SignInFields,
+  signInFieldErrors,
+  useResendVerification,
+  useSignIn,
+  useVerifyTwoFactor,
+} from './sign-in-api'
 import { AuthCard, linkClass, Notice } from '@/web/shared/auth/auth-card'
 import { useSessionUser } from '@/web/lib/session'
-
-const loginFormSchema = z.object({
-  email: z.string().trim().min(1, 'Informe seu e-mail.').pipe(emailSchema),
-  password: z.string().min(1, 'Informe sua senha.'),
-})
-type LoginFormInput = z.input<typeof loginFormSchema>
-type LoginFormOutput = z.output<typeof loginFormSchema>
 
 /** Only a path of this site: an absolute or protocol-relative `next` would send the person elsewhere. */
 export function safeNextPath(next: string | null): string {
@@ -45,11 +41,22 @@ export function LoginPage() {
   const resend = useResendVerification()
   const [unverified, setUnverified] = useState(false)
   const [codeStep, setCodeStep] = useState(false)
-  const form = useForm<LoginFormInput, unknown, LoginFormOutput>({
-    resolver: zodResolver(loginFormSchema),
-    defaultValues: { email: emailFromState(location.state), password: '' },
+  // Plain uncontrolled fields (no form library on this public page; what was typed before the page's script ran stays
+  // in them): checked on submit, then again as the person corrects them; the first wrong field takes the focus.
+  const [values, setValues] = useState<SignInFields>(() => ({ email: emailFromState(location.state), password: '' }))
+  const [errors, setErrors] = useState<Partial<Record<keyof SignInFields, string>>>({})
+  const [submitted, setSubmitted] = useState(false)
+  const emailRef = useRef<HTMLInputElement>(null)
+  const passwordRef = useRef<HTMLInputElement>(null)
+  const typed = (): SignInFields => ({
+    email: emailRef.current?.value ?? values.email,
+    password: passwordRef.current?.value ?? values.password,
   })
-  const { errors } = form.formState
+  const change = () => {
+    const next = typed()
+    setValues(next)
+    if (submitted) setErrors(signInFieldErrors(next))
+  }
 
   // Signed in (already, or just now): straight to where the person was going.
   if (user) return <Navigate to={safeNextPath(params.get('next'))} replace />
@@ -58,7 +65,7 @@ export function LoginPage() {
     return (
       <TwoFactorStep
         onRestart={() => {
-          form.setValue('password', '')
+          setValues((current) => ({ ...current, password: '' }))
           setCodeStep(false)
         }}
       />
@@ -68,32 +75,49 @@ export function LoginPage() {
   const verifiedNow = params.get('verified') === '1'
   const verifyError = params.get('verifyError') === '1'
 
-  const onSubmit = form.handleSubmit((values) => {
+  const onSubmit = (event: React.FormEvent) => {
+    event.preventDefault()
+    setSubmitted(true)
+    const current = typed()
+    setValues(current)
+    const found = signInFieldErrors(current)
+    setErrors(found)
+    if (found.email) return emailRef.current?.focus()
+    if (found.password) return passwordRef.current?.focus()
     setUnverified(false)
-    signIn.mutate(values, {
-      onSuccess: (result) => {
-        if ('twoFactorRequired' in result) setCodeStep(true)
+    signIn.mutate(
+      { email: normalizeEmail(current.email)!, password: current.password },
+      {
+        onSuccess: (result) => {
+          if ('twoFactorRequired' in result) setCodeStep(true)
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.code === 'email_not_verified') setUnverified(true)
+        },
       },
-      onError: (error) => {
-        if (error instanceof ApiError && error.code === 'email_not_verified') setUnverified(true)
-      },
-    })
-  })
+    )
+  }
 
   function resendConfirmation() {
-    const parsed = emailSchema.safeParse(form.getValues('email'))
-    if (!parsed.success) {
-      form.setError('email', { message: 'Informe seu e-mail para reenviarmos a confirmação.' }, { shouldFocus: true })
+    const email = normalizeEmail(typed().email)
+    if (email === null) {
+      setErrors((current) => ({ ...current, email: 'Informe seu e-mail para reenviarmos a confirmação.' }))
+      emailRef.current?.focus()
       return
     }
-    resend.mutate(parsed.data)
+    resend.mutate(email)
   }
 
   const resendButton = (
-    <Button variant="outline" size="sm" className="self-start" disabled={resend.isPending} onClick={resendConfirmation}>
-      {resend.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+    <PendingButton
+      variant="outline"
+      size="sm"
+      className="self-start"
+      onClick={resendConfirmation}
+      pending={resend.isPending}
+    >
       Reenviar e-mail de confirmação
-    </Button>
+    </PendingButton>
   )
 
   return (
@@ -128,21 +152,35 @@ export function LoginPage() {
       ) : null}
 
       <form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
-        <Field id="login-email" label="E-mail" error={errors.email?.message}>
-          <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
+        <Field id="login-email" label="E-mail" error={errors.email}>
+          <Input
+            ref={emailRef}
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            defaultValue={values.email}
+            onChange={change}
+          />
         </Field>
         <div className="flex flex-col gap-2">
-          <Field id="login-password" label="Senha" error={errors.password?.message}>
-            <Input type="password" autoComplete="current-password" {...form.register('password')} />
+          <Field id="login-password" label="Senha" error={errors.password}>
+            <Input
+              ref={passwordRef}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              defaultValue={values.password}
+              onChange={change}
+            />
           </Field>
           <Link to={paths.forgotPassword} className={`${linkClass} self-end text-sm`}>
             Esqueci minha senha
           </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={signIn.isPending}>
-          {signIn.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+        <PendingButton type="submit" className="w-full" pending={signIn.isPending}>
           Entrar
-        </Button>
+        </PendingButton>
       </form>
     </AuthCard>
   )
@@ -192,10 +230,9 @@ function TwoFactorStep({ onRestart }: { onRestart: () => void }) {
             onChange={(event) => setCode(event.target.value)}
           />
         </Field>
-        <Button type="submit" className="w-full" disabled={verify.isPending}>
-          {verify.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+        <PendingButton type="submit" className="w-full" pending={verify.isPending}>
           Verificar
-        </Button>
+        </PendingButton>
         <Button variant={error?.expired ? 'default' : 'outline'} className="w-full" onClick={onRestart}>
           Voltar ao login
         </Button>

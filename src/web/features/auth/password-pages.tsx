@@ -1,23 +1,26 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, useNavigate, useSearchParams } from 'react-router'
-import { z } from 'zod'
-import { emailSchema, passwordSchema } from '@/domain/contracts/auth'
+import type { z } from 'zod'
 import { errorText } from '@/domain/errors'
 import { paths } from '@/web/app/paths'
-import { Button } from '@/web/components/ui/button'
 import { Input } from '@/web/components/ui/input'
 import { Field } from '@/web/components/form/field'
+import { PendingButton } from '@/web/components/ui/states'
 import { ApiError } from '@/web/lib/api'
-import { applyServerErrors, type ServerFieldMap } from '@/web/lib/form-errors'
+import { applyServerErrors } from '@/web/lib/form-errors'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useForgotPassword, useResetPassword } from './api'
 import { AuthCard, linkClass, Notice } from '@/web/shared/auth/auth-card'
-
-const forgotFormSchema = z.object({ email: z.string().trim().min(1, 'Informe seu e-mail.').pipe(emailSchema) })
-const resetFormSchema = z.object({ newPassword: z.string().min(1, 'Informe a nova senha.').pipe(passwordSchema) })
+import {
+  forgotFormDefaults,
+  forgotFormSchema,
+  resetFormDefaults,
+  resetFormSchema,
+  resetServerFields,
+  toResetInput,
+} from './password-forms'
 
 const backToLogin = (
   <p>
@@ -33,7 +36,7 @@ export function ForgotPasswordPage() {
   const forgot = useForgotPassword()
   const form = useForm<z.input<typeof forgotFormSchema>, unknown, z.output<typeof forgotFormSchema>>({
     resolver: zodResolver(forgotFormSchema),
-    defaultValues: { email: '' },
+    defaultValues: forgotFormDefaults,
   })
   const { errors } = form.formState
   const onSubmit = form.handleSubmit((values) => forgot.mutate(values.email))
@@ -52,10 +55,9 @@ export function ForgotPasswordPage() {
         <Field id="forgot-email" label="E-mail" error={errors.email?.message}>
           <Input type="email" autoComplete="email" inputMode="email" {...form.register('email')} />
         </Field>
-        <Button type="submit" className="w-full" disabled={forgot.isPending}>
-          {forgot.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+        <PendingButton type="submit" className="w-full" pending={forgot.isPending}>
           Enviar link
-        </Button>
+        </PendingButton>
       </form>
     </AuthCard>
   )
@@ -72,11 +74,6 @@ function InvalidLink({ detail }: { detail: string }) {
   )
 }
 
-// A short password (or any invalid body) is explained under the field; a dead link above the form.
-const resetServerFields: ServerFieldMap<'newPassword'> = {
-  codes: { password_too_short: 'newPassword', validation_failed: 'newPassword' },
-}
-
 export function ResetPasswordPage() {
   useDocumentTitle('Nova senha')
   const [params] = useSearchParams()
@@ -86,23 +83,20 @@ export function ResetPasswordPage() {
   const [linkError, setLinkError] = useState<string | null>(null)
   const form = useForm<z.input<typeof resetFormSchema>, unknown, z.output<typeof resetFormSchema>>({
     resolver: zodResolver(resetFormSchema),
-    defaultValues: { newPassword: '' },
+    defaultValues: resetFormDefaults,
   })
   const { errors } = form.formState
 
   const onSubmit = form.handleSubmit((values) => {
     setLinkError(null)
-    reset.mutate(
-      { token, newPassword: values.newPassword },
-      {
-        onSuccess: () => navigate(paths.login, { replace: true }),
-        onError: (error) => {
-          if (!(error instanceof ApiError)) return
-          if (error.code === 'invalid_token') setLinkError(error.detail)
-          else applyServerErrors(error, form.setError, resetServerFields, { focus: true })
-        },
+    reset.mutate(toResetInput(token, values), {
+      onSuccess: () => navigate(paths.login, { replace: true }),
+      onError: (error) => {
+        if (!(error instanceof ApiError)) return
+        if (error.code === 'invalid_token') setLinkError(error.detail)
+        else applyServerErrors(error, form.setError, resetServerFields, { focus: true })
       },
-    )
+    })
   })
 
   if (!token) {
@@ -125,10 +119,9 @@ export function ResetPasswordPage() {
         >
           <Input type="password" autoComplete="new-password" {...form.register('newPassword')} />
         </Field>
-        <Button type="submit" className="w-full" disabled={reset.isPending}>
-          {reset.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+        <PendingButton type="submit" className="w-full" pending={reset.isPending}>
           Salvar nova senha
-        </Button>
+        </PendingButton>
       </form>
     </AuthCard>
   )

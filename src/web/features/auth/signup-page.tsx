@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { Link, Navigate, useNavigate } from 'react-router'
@@ -7,7 +6,7 @@ import { toast } from 'sonner'
 import { z } from 'zod'
 import { emailSchema, passwordSchema, signUpInputSchema } from '@/domain/contracts/auth'
 import { paths } from '@/web/app/paths'
-import { Button } from '@/web/components/ui/button'
+import { PendingButton } from '@/web/components/ui/states'
 import { Input } from '@/web/components/ui/input'
 import { Field } from '@/web/components/form/field'
 import { ApiError } from '@/web/lib/api'
@@ -120,10 +119,9 @@ export function SignupPage() {
         <Field id="signup-password" label="Senha" hint="Mínimo de 8 caracteres." error={errors.password?.message}>
           <Input type="password" autoComplete="new-password" {...form.register('password')} />
         </Field>
-        <Button type="submit" className="w-full" disabled={signUp.isPending}>
-          {signUp.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+        <PendingButton type="submit" className="w-full" pending={signUp.isPending}>
           Cadastrar
-        </Button>
+        </PendingButton>
       </form>
     </AuthCard>
   )

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { CalendarClock, CircleCheck, Loader2, Plus } from 'lucide-react'
+import { CalendarClock, CircleCheck, Plus } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import type { PixCharge, Subscription } from '@/domain/contracts/billing'
@@ -7,14 +7,7 @@ import { canCustomerCancel, canUpgrade } from '@/domain/subscription-status'
 import { paths } from '@/web/app/paths'
 import { Button } from '@/web/components/ui/button'
 import { Card, CardContent, CardFooter, CardHeader } from '@/web/components/ui/card'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog'
+import { DialogActions, DialogFrame } from '@/web/components/ui/dialog-frame'
 import { PageHeader } from '@/web/components/ui/page-header'
 import { Pagination } from '@/web/components/ui/pagination'
 import { QueryState } from '@/web/components/query-state'
@@ -203,31 +196,30 @@ function CancelDialog({
 }) {
   const cancel = useCancelSubscription()
   return (
-    <Dialog open={subscription !== null} onOpenChange={(open) => !cancel.isPending && onOpenChange(open)}>
-      {subscription ? (
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Cancelar assinatura?</DialogTitle>
-            <DialogDescription>
-              A assinatura do plano {subscription.plan.name} continua ativa até{' '}
-              {formatDate(subscription.currentPeriodEnd)} e não será renovada depois disso.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" disabled={cancel.isPending} onClick={() => onOpenChange(false)}>
-              Voltar
-            </Button>
-            <Button
-              variant="destructive"
-              disabled={cancel.isPending}
-              onClick={() => cancel.mutate(subscription.id, { onSuccess: () => onOpenChange(false) })}
-            >
-              {cancel.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-              Confirmar cancelamento
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      ) : null}
-    </Dialog>
+    <DialogFrame
+      open={subscription !== null}
+      onOpenChange={onOpenChange}
+      busy={cancel.isPending}
+      title="Cancelar assinatura?"
+      description={
+        subscription ? (
+          <>
+            A assinatura do plano {subscription.plan.name} continua ativa até{' '}
+            {formatDate(subscription.currentPeriodEnd)} e não será renovada depois disso.
+          </>
+        ) : null
+      }
+    >
+      <DialogActions
+        back="Voltar"
+        onBack={() => onOpenChange(false)}
+        pending={cancel.isPending}
+        action="Confirmar cancelamento"
+        variant="destructive"
+        onAction={() => {
+          if (subscription) cancel.mutate(subscription.id, { onSuccess: () => onOpenChange(false) })
+        }}
+      />
+    </DialogFrame>
   )
 }

@@ -1,17 +1,8 @@
-import { Loader2 } from 'lucide-react'
 import { useState, useSyncExternalStore } from 'react'
 import { z } from 'zod'
 import { okSchema } from '@/domain/contracts/auth'
 import { PasswordField } from '@/web/components/password-field'
-import { Button } from '@/web/components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog'
+import { DialogActions, DialogFrame } from '@/web/components/ui/dialog-frame'
 import { ApiError, api } from '@/web/lib/api'
 
 // Step-up re-authentication. Role changes and the PIX key or beneficiary answer 403 `reauthentication_required`
@@ -83,27 +74,18 @@ export function ReauthenticationDialog() {
   }
 
   return (
-    <Dialog open={current !== null} onOpenChange={(open) => !open && !busy && finish(false)}>
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>Confirme sua identidade</DialogTitle>
-          <DialogDescription>
-            Por segurança, confirme sua senha para continuar. A confirmação vale por 5 minutos.
-          </DialogDescription>
-        </DialogHeader>
-        <form id="reauth-form" noValidate onSubmit={submit} className="flex flex-col gap-2">
-          <PasswordField id="reauth-password" value={password} onChange={setPassword} error={error} />
-        </form>
-        <DialogFooter>
-          <Button variant="outline" disabled={busy} onClick={() => finish(false)}>
-            Cancelar
-          </Button>
-          <Button type="submit" form="reauth-form" disabled={busy}>
-            {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-            Confirmar
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={current !== null}
+      onOpenChange={(open) => !open && finish(false)}
+      busy={busy}
+      title="Confirme sua identidade"
+      description="Por segurança, confirme sua senha para continuar. A confirmação vale por 5 minutos."
+      className="max-w-md"
+    >
+      <form id="reauth-form" noValidate onSubmit={submit} className="flex flex-col gap-2">
+        <PasswordField id="reauth-password" value={password} onChange={setPassword} error={error} />
+      </form>
+      <DialogActions onBack={() => finish(false)} pending={busy} action="Confirmar" form="reauth-form" />
+    </DialogFrame>
   )
 }

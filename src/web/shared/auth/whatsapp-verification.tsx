@@ -1,12 +1,14 @@
-import { CircleAlert, CircleCheck, Loader2 } from 'lucide-react'
+import { CircleAlert, CircleCheck } from 'lucide-react'
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
 import { toast } from 'sonner'
+import { Field } from '@/web/components/form/field'
 import { Button } from '@/web/components/ui/button'
 import { Input } from '@/web/components/ui/input'
-import { FieldError, Label } from '@/web/components/ui/label'
+import { PendingButton } from '@/web/components/ui/states'
 import { toasts } from '@/web/lib/toasts'
-import { useSendWhatsAppCode, useVerifyWhatsAppCode } from './whatsapp-api'
 import { useCodeDeliveryStatus } from './code-status'
+import { useSendWhatsAppCode, useVerifyWhatsAppCode } from './whatsapp-api'
+import { codeDigits, isCompleteCode, isWhatsAppNumber, numberDigits } from './whatsapp-verification-form'
 
 export type WhatsAppVerificationProps = {
   /** Prefix of the element ids; give each instance on a page its own. */
@@ -22,9 +24,6 @@ export type WhatsAppVerificationProps = {
 
 type Step = 'number' | 'code' | 'verified'
 
-const validNumber = /^\d{10,15}$/
-const onlyDigits = (value: string) => value.replace(/\D/g, '')
-
 /**
  * The spec's WhatsApp check: number → 'Enviar código' → 'Código de verificação' → 'Verificar'. It holds no form of
  * its own (it sits inside the sign-up form, or inside a dialog), so Enter runs the step instead of submitting.
@@ -36,7 +35,7 @@ export function WhatsAppVerification({
   onVerifiedChange,
   error,
 }: WhatsAppVerificationProps) {
-  const [number, setNumber] = useState(onlyDigits(defaultNumber))
+  const [number, setNumber] = useState(numberDigits(defaultNumber))
   const [code, setCode] = useState('')
   const [step, setStep] = useState<Step>('number')
   // When the last code was sent: the page then asks whether Meta delivered it (a failure names the reason).
@@ -64,7 +63,7 @@ export function WhatsAppVerification({
   }
 
   function onNumberChange(value: string) {
-    setNumber(onlyDigits(value))
+    setNumber(numberDigits(value))
     if (step === 'code') {
       // A code belongs to the number it was sent to.
       setCode('')
@@ -74,7 +73,7 @@ export function WhatsAppVerification({
 
   function send() {
     if (sendCode.isPending || step === 'verified') return
-    if (!validNumber.test(number)) {
+    if (!isWhatsAppNumber(number)) {
       toast.error(toasts.invalidNumber.error, { description: toasts.invalidNumber.description })
       numberRef.current?.focus()
       return
@@ -89,7 +88,7 @@ export function WhatsAppVerification({
   }
 
   function verify() {
-    if (code.length !== 6 || verifyCode.isPending) return
+    if (!isCompleteCode(code) || verifyCode.isPending) return
     verifyCode.mutate(
       { phoneNumber: number, code },
       {
@@ -115,88 +114,88 @@ export function WhatsAppVerification({
     }
   }
 
-  const numberId = `${id}-number`
-  const codeId = `${id}-code`
-  const hintId = `${id}-hint`
-  const errorId = `${id}-error`
   const verified = step === 'verified'
 
   return (
     <div className="flex flex-col gap-3">
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={numberId}>{label}</Label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <div className="relative flex-1">
-            <Input
-              ref={numberRef}
-              id={numberId}
-              type="tel"
-              inputMode="numeric"
-              autoComplete="tel"
-              value={number}
-              readOnly={verified}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${hintId} ${errorId}` : hintId}
-              className={verified ? 'pr-10' : undefined}
-              onChange={(event) => onNumberChange(event.target.value)}
-              onKeyDown={onEnter(send)}
-            />
-            {verified ? (
-              <CircleCheck
-                className="pointer-events-none absolute right-3 top-1/2 size-5 -translate-y-1/2 text-primary"
-                aria-hidden="true"
-              />
-            ) : null}
-          </div>
-          {verified ? (
-            <Button ref={changeRef} variant="outline" onClick={changeNumber}>
-              Alterar número
-            </Button>
+      <Field
+        id={`${id}-number`}
+        label={label}
+        hint={
+          verified ? (
+            <>
+              <CircleCheck className="size-4" aria-hidden="true" />
+              Número verificado
+            </>
           ) : (
-            <Button variant={step === 'code' ? 'outline' : 'default'} disabled={sendCode.isPending} onClick={send}>
-              {sendCode.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-              Enviar código
-            </Button>
-          )}
-        </div>
-        {verified ? (
-          <p id={hintId} className="flex items-center gap-1.5 text-sm font-medium text-primary">
-            <CircleCheck className="size-4" aria-hidden="true" />
-            Número verificado
-          </p>
-        ) : (
-          <p id={hintId} className="text-sm text-muted-foreground">
-            Com DDI e DDD, apenas números (ex.: 5585999990000). Enviaremos um código pelo WhatsApp.
-          </p>
+            'Com DDI e DDD, apenas números (ex.: 5585999990000). Enviaremos um código pelo WhatsApp.'
+          )
+        }
+        hintClassName={verified ? 'flex items-center gap-1.5 text-sm font-medium text-primary' : undefined}
+        error={error}
+      >
+        {(control) => (
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <div className="relative flex-1">
+              <Input
+                {...control}
+                ref={numberRef}
+                type="tel"
+                inputMode="numeric"
+                autoComplete="tel"
+                value={number}
+                readOnly={verified}
+                className={verified ? 'pr-10' : undefined}
+                onChange={(event) => onNumberChange(event.target.value)}
+                onKeyDown={onEnter(send)}
+              />
+              {verified ? (
+                <CircleCheck
+                  className="pointer-events-none absolute right-3 top-1/2 size-5 -translate-y-1/2 text-primary"
+                  aria-hidden="true"
+                />
+              ) : null}
+            </div>
+            {verified ? (
+              <Button ref={changeRef} variant="outline" onClick={changeNumber}>
+                Alterar número
+              </Button>
+            ) : (
+              <PendingButton
+                variant={step === 'code' ? 'outline' : 'default'}
+                pending={sendCode.isPending}
+                onClick={send}
+              >
+                Enviar código
+              </PendingButton>
+            )}
+          </div>
         )}
-        <FieldError id={errorId} message={error} />
-      </div>
+      </Field>
 
       {step === 'code' ? (
         <div className="flex flex-col gap-2 rounded-md border border-border bg-muted/40 p-3">
-          <Label htmlFor={codeId}>Código de verificação</Label>
-          <div className="flex flex-col gap-2 sm:flex-row">
-            <Input
-              ref={codeRef}
-              id={codeId}
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              aria-describedby={`${codeId}-hint`}
-              className="flex-1 tracking-[0.3em]"
-              onChange={(event) => setCode(onlyDigits(event.target.value).slice(0, 6))}
-              onKeyDown={onEnter(verify)}
-            />
-            <Button disabled={code.length !== 6 || verifyCode.isPending} onClick={verify}>
-              {verifyCode.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-              Verificar
-            </Button>
-          </div>
-          <p id={`${codeId}-hint`} className="text-sm text-muted-foreground">
-            Digite os 6 dígitos enviados para {number}.
-          </p>
+          <Field id={`${id}-code`} label="Código de verificação" hint={`Digite os 6 dígitos enviados para ${number}.`}>
+            {(control) => (
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <Input
+                  {...control}
+                  ref={codeRef}
+                  type="text"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  value={code}
+                  className="flex-1 tracking-[0.3em]"
+                  onChange={(event) => setCode(codeDigits(event.target.value))}
+                  onKeyDown={onEnter(verify)}
+                />
+                <PendingButton disabled={!isCompleteCode(code)} pending={verifyCode.isPending} onClick={verify}>
+                  Verificar
+                </PendingButton>
+              </div>
+            )}
+          </Field>
           {deliveryFailed ? (
             <p role="alert" className="flex items-start gap-1.5 text-sm font-medium text-destructive">
               <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />

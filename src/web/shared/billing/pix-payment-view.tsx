@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { CircleCheck, Copy } from 'lucide-react'
-import { QRCodeSVG } from 'qrcode.react'
-import { type ReactNode, useEffect, useId, useRef } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { toast } from 'sonner'
 import type { PixCharge } from '@/domain/contracts/billing'
+import { PixCodeField } from '@/web/components/pix-code-field'
+import { QrCode } from '@/web/components/qr-code'
 import { Button } from '@/web/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
-import { Textarea } from '@/web/components/ui/input'
 import { QueryError, Spinner } from '@/web/components/ui/states'
 import { formatBRL, formatDate } from '@/web/lib/format'
 import { paymentsQuery } from './api'
@@ -43,7 +43,6 @@ function usePaidAutomatically(charge: PixCharge): boolean {
 
 /** The QR code and the "copia e cola" text of one PIX invoice, with what the payer needs to check. */
 export function PixPaymentView({ charge }: { charge: PixCharge }) {
-  const codeId = useId()
   const codeRef = useRef<HTMLTextAreaElement>(null)
   const paid = usePaidAutomatically(charge)
 
@@ -74,11 +73,7 @@ export function PixPaymentView({ charge }: { charge: PixCharge }) {
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex justify-center">
-        <div className="rounded-lg border border-border bg-white p-3">
-          <QRCodeSVG value={charge.brCode} size={200} title="QR Code PIX" role="img" aria-label="QR Code PIX" />
-        </div>
-      </div>
+      <QrCode value={charge.brCode} size={200} label="QR Code PIX" />
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-muted-foreground">Valor</dt>
         <dd className="text-right font-semibold">{formatBRL(charge.amountCents)}</dd>
@@ -90,18 +85,7 @@ export function PixPaymentView({ charge }: { charge: PixCharge }) {
         <dd className="break-words text-right">{charge.planName}</dd>
       </dl>
       <div className="flex flex-col gap-2">
-        <label htmlFor={codeId} className="text-sm font-medium">
-          Código PIX copia e cola
-        </label>
-        <Textarea
-          ref={codeRef}
-          id={codeId}
-          readOnly
-          value={charge.brCode}
-          rows={4}
-          className="min-h-0 resize-none break-all bg-muted font-mono text-xs md:text-xs"
-          onClick={(event) => event.currentTarget.select()}
-        />
+        <PixCodeField ref={codeRef} code={charge.brCode} onClick={(event) => event.currentTarget.select()} />
         <Button onClick={() => void copy()}>
           <Copy aria-hidden="true" />
           Copiar código

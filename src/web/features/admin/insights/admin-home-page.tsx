@@ -11,7 +11,7 @@ import type { AdminInsights } from '@/domain/contracts/insights'
 import { paths } from '@/web/app/paths'
 import { Card, CardContent, CardHeader } from '@/web/components/ui/card'
 import { PageHeader } from '@/web/components/ui/page-header'
-import { QueryError, Spinner } from '@/web/components/ui/states'
+import { QueryState } from '@/web/components/query-state'
 import { cn } from '@/web/lib/cn'
 import { formatBRL, formatDate } from '@/web/lib/format'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
@@ -42,13 +42,9 @@ export function AdminHomePage() {
         title="Visão geral do negócio"
         description="Receita recorrente, recebíveis e o que precisa de você agora."
       />
-      {query.isPending ? (
-        <Spinner label="Carregando indicadores…" />
-      ) : query.isError ? (
-        <QueryError error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <Home data={query.data} />
-      )}
+      <QueryState query={query} loadingLabel="Carregando indicadores…">
+        {(data) => <Home data={data} />}
+      </QueryState>
     </div>
   )
 }

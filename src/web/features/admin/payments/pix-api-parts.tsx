@@ -1,23 +1,17 @@
 // API Pix in the admin payments page: how each PIX was confirmed, refunds, and the confirmation figures.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useId, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { toast } from 'sonner'
 import { pixOverviewSchema, pixRefundResultSchema, pixWebhookResultSchema } from '@/domain/contracts/pix-api'
-import { toCents } from '@/domain/money'
+import { Field } from '@/web/components/form/field'
 import { Button } from '@/web/components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog'
+import { DialogFooter } from '@/web/components/ui/dialog'
+import { DialogFrame } from '@/web/components/ui/dialog-frame'
 import { Input } from '@/web/components/ui/input'
-import { Label } from '@/web/components/ui/label'
 import { api } from '@/web/lib/api'
 import { formatBRL } from '@/web/lib/format'
 import type { AdminPayment } from './api'
+import { readRefund, refundableCents, refundAmountDefault } from './refund-form'
 
 /** '12 s', '4 min', '3 h 20 min', '2 d 5 h'. */
 export function formatDuration(seconds: number): string {
@@ -99,16 +93,14 @@ export function RefundDialog({
   payment: AdminPayment | null
   onOpenChange: (open: boolean) => void
 }) {
-  const amountId = useId()
-  const reasonId = useId()
   const queryClient = useQueryClient()
-  const available = payment ? (payment.amountReceivedCents ?? payment.amountCents) - payment.refundedCents : 0
+  const available = payment ? refundableCents(payment) : 0
   const [amount, setAmount] = useState('')
   const [reason, setReason] = useState('')
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ field: 'amount' | 'reason'; error: string } | null>(null)
   useEffect(() => {
     if (payment) {
-      setAmount((available / 100).toFixed(2).replace('.', ','))
+      setAmount(refundAmountDefault(available))
       setReason('')
       setError(null)
     }
@@ -125,45 +117,33 @@ export function RefundDialog({
   })
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    const cents = toCents(amount)
-    if (!Number.isSafeInteger(cents) || cents <= 0 || cents > available) {
-      setError(`Informe um valor entre R$ 0,01 e ${formatBRL(available)}.`)
-      return
-    }
-    if (reason.trim().length < 3) {
-      setError('Informe o motivo da devolução.')
-      return
-    }
-    setError(null)
-    refund.mutate({ amount_cents: cents, reason: reason.trim() })
+    const read = readRefund({ amount, reason }, available)
+    setError('input' in read ? null : read)
+    if ('input' in read) refund.mutate(read.input)
   }
   return (
-    <Dialog open={payment !== null} onOpenChange={(open) => !refund.isPending && onOpenChange(open)}>
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>Devolver PIX</DialogTitle>
-          <DialogDescription>
-            Devolução total ou parcial, em até 90 dias do pagamento. Disponível: {formatBRL(available)}.
-          </DialogDescription>
-        </DialogHeader>
-        <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
-          <Label htmlFor={amountId}>Valor a devolver (R$)</Label>
-          <Input id={amountId} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
-          <Label htmlFor={reasonId}>Motivo</Label>
-          <Input id={reasonId} maxLength={140} value={reason} onChange={(e) => setReason(e.target.value)} />
-          {error ? (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
-          <DialogFooter>
-            <Button type="submit" variant="destructive" disabled={refund.isPending}>
-              Devolver
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={payment !== null}
+      onOpenChange={onOpenChange}
+      busy={refund.isPending}
+      title="Devolver PIX"
+      description={`Devolução total ou parcial, em até 90 dias do pagamento. Disponível: ${formatBRL(available)}.`}
+      className="max-w-md"
+    >
+      <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
+        <Field label="Valor a devolver (R$)" error={error?.field === 'amount' ? error.error : undefined}>
+          <Input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </Field>
+        <Field label="Motivo" error={error?.field === 'reason' ? error.error : undefined}>
+          <Input maxLength={140} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </Field>
+        <DialogFooter>
+          <Button type="submit" variant="destructive" disabled={refund.isPending}>
+            Devolver
+          </Button>
+        </DialogFooter>
+      </form>
+    </DialogFrame>
   )
 }
 

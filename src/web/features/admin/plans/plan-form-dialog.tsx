@@ -6,7 +6,7 @@ import { CurrencyInput } from '@/web/components/form/currency-input'
 import { Field } from '@/web/components/form/field'
 import { FormDialogFooter } from '@/web/components/form/form-dialog-footer'
 import { CheckboxField } from '@/web/components/form/form-controls'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
+import { DialogFrame } from '@/web/components/ui/dialog-frame'
 import { Input, Textarea } from '@/web/components/ui/input'
 import { applyServerErrors } from '@/web/lib/form-errors'
 import { useSavePlan } from './api'
@@ -52,73 +52,74 @@ export function PlanFormDialog({
   })
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !save.isPending && onOpenChange(next)}>
-      <DialogContent className="max-w-xl">
-        <DialogHeader>
-          <DialogTitle>{creating ? 'Novo plano' : 'Editar plano'}</DialogTitle>
-          <DialogDescription>
-            {creating
-              ? 'O plano aparece na página de planos assim que for salvo como ativo.'
-              : `Alterações no plano ${plan?.id ?? ''} valem para as próximas cobranças.`}
-          </DialogDescription>
-        </DialogHeader>
-        <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
-          {creating ? (
-            <Field
-              label="ID"
-              hint="Letras minúsculas, números e _. Não pode ser alterado depois."
-              error={errors.id?.message}
-            >
-              <Input
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="plan_basic"
-                className="font-mono"
-                {...register('id')}
-              />
-            </Field>
-          ) : null}
-          <Field label="Nome" error={errors.name?.message}>
-            <Input autoComplete="off" {...register('name')} />
-          </Field>
-          <Field label="Descrição" error={errors.description?.message}>
-            <Textarea rows={2} className="min-h-16" {...register('description')} />
-          </Field>
-          <Field label="Preço" hint="Valor mensal em reais." error={errors.price?.message}>
-            <CurrencyInput type="number" step="0.01" min="0.01" inputMode="decimal" {...register('price')} />
-          </Field>
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      busy={save.isPending}
+      title={creating ? 'Novo plano' : 'Editar plano'}
+      description={
+        creating
+          ? 'O plano aparece na página de planos assim que for salvo como ativo.'
+          : `Alterações no plano ${plan?.id ?? ''} valem para as próximas cobranças.`
+      }
+      className="max-w-xl"
+    >
+      <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
+        {creating ? (
           <Field
-            label="Recursos"
-            hint="Um recurso por linha; linhas em branco são ignoradas."
-            error={errors.features?.message}
+            label="ID"
+            hint="Letras minúsculas, números e _. Não pode ser alterado depois."
+            error={errors.id?.message}
           >
-            <Textarea rows={5} {...register('features')} />
+            <Input
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="plan_basic"
+              className="font-mono"
+              {...register('id')}
+            />
           </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Caixas" error={errors.boxQuantity?.message}>
-              <Input type="number" min="1" step="1" inputMode="numeric" {...register('boxQuantity')} />
-            </Field>
-            <Field label="Atendentes" error={errors.agentQuantity?.message}>
-              <Input type="number" min="1" step="1" inputMode="numeric" {...register('agentQuantity')} />
-            </Field>
-          </div>
-          <div className="flex flex-col gap-3">
-            <CheckboxField
-              id={popularId}
-              label="Popular"
-              hint="Destaca o plano com o selo 'Popular'."
-              {...register('popular')}
-            />
-            <CheckboxField
-              id={activeId}
-              label="Ativo"
-              hint="Planos inativos não aparecem na página de planos; as assinaturas existentes continuam."
-              {...register('active')}
-            />
-          </div>
-          <FormDialogFooter pending={save.isPending} onBack={() => onOpenChange(false)} />
-        </form>
-      </DialogContent>
-    </Dialog>
+        ) : null}
+        <Field label="Nome" error={errors.name?.message}>
+          <Input autoComplete="off" {...register('name')} />
+        </Field>
+        <Field label="Descrição" error={errors.description?.message}>
+          <Textarea rows={2} className="min-h-16" {...register('description')} />
+        </Field>
+        <Field label="Preço" hint="Valor mensal em reais." error={errors.price?.message}>
+          <CurrencyInput type="number" step="0.01" min="0.01" inputMode="decimal" {...register('price')} />
+        </Field>
+        <Field
+          label="Recursos"
+          hint="Um recurso por linha; linhas em branco são ignoradas."
+          error={errors.features?.message}
+        >
+          <Textarea rows={5} {...register('features')} />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Caixas" error={errors.boxQuantity?.message}>
+            <Input type="number" min="1" step="1" inputMode="numeric" {...register('boxQuantity')} />
+          </Field>
+          <Field label="Atendentes" error={errors.agentQuantity?.message}>
+            <Input type="number" min="1" step="1" inputMode="numeric" {...register('agentQuantity')} />
+          </Field>
+        </div>
+        <div className="flex flex-col gap-3">
+          <CheckboxField
+            id={popularId}
+            label="Popular"
+            hint="Destaca o plano com o selo 'Popular'."
+            {...register('popular')}
+          />
+          <CheckboxField
+            id={activeId}
+            label="Ativo"
+            hint="Planos inativos não aparecem na página de planos; as assinaturas existentes continuam."
+            {...register('active')}
+          />
+        </div>
+        <FormDialogFooter pending={save.isPending} onBack={() => onOpenChange(false)} />
+      </form>
+    </DialogFrame>
   )
 }

@@ -1,12 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery } from '@tanstack/react-query'
-import { QRCodeSVG } from 'qrcode.react'
 import { useEffect, useId, useMemo } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import type { z } from 'zod'
 import type { pixSettingsSchema } from '@/domain/contracts/billing'
-import { pixSettingsInputSchema } from '@/domain/contracts/admin'
-import { buildPixBrCode, type PixKeyKind, pixKeyKind } from '@/domain/pix'
+import { errorText } from '@/domain/errors'
+import {
+  buildPixBrCode,
+  pixBeneficiaryCityMax,
+  pixBeneficiaryNameMax,
+  pixDescriptionMax,
+  pixKeyKind,
+} from '@/domain/pix'
+import { PixCodeField } from '@/web/components/pix-code-field'
+import { QrCode } from '@/web/components/qr-code'
 import { Button } from '@/web/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
 import { Input, Textarea } from '@/web/components/ui/input'
@@ -18,19 +25,15 @@ import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { cardInfoQuery, pixSettingsQuery, useSavePixSettings } from './api'
 import { RegisterWebhookButton } from '@/web/features/admin/payments/pix-api-parts'
 import { useSiteConfig } from '@/web/lib/site-config'
+import {
+  type PixSettingsFormOutput,
+  type PixSettingsFormValues,
+  pixKeyHint,
+  pixSettingsFormDefaults,
+  pixSettingsFormSchema,
+} from './pix-settings-form'
 
-const keyKindLabel: Record<PixKeyKind, string> = {
-  cpf: 'CPF',
-  cnpj: 'CNPJ',
-  email: 'E-mail',
-  phone: 'Telefone',
-  evp: 'Chave aleatória',
-}
-const invalidKeyHint = 'Chave PIX inválida: use CPF, CNPJ, e-mail, telefone com +55 ou chave aleatória.'
 const sampleCents = 100
-const nameMax = 25
-const cityMax = 15
-const descriptionMax = 72
 
 /** Admin 'Configurações': the PIX receiving account (with a live sample charge) and the card provider set-up. */
 export function SettingsPage() {
@@ -48,29 +51,21 @@ export function SettingsPage() {
   )
 }
 
-type PixSettings = z.infer<typeof pixSettingsSchema>
-type PixSettingsOutput = z.output<typeof pixSettingsInputSchema>
-type FormValues = z.input<typeof pixSettingsInputSchema>
-
-function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
-  const initial = useMemo<FormValues>(
-    () => ({
-      pix_key: settings?.pixKey ?? '',
-      beneficiary_name: settings?.beneficiaryName ?? '',
-      beneficiary_city: settings?.beneficiaryCity ?? '',
-      description: settings?.description ?? '',
-    }),
-    [settings],
-  )
+function PixSettingsForm({ settings }: { settings: z.infer<typeof pixSettingsSchema> | null }) {
+  const initial = useMemo(() => pixSettingsFormDefaults(settings), [settings])
   const updatedAt = settings?.updatedAt ?? null
   const save = useSavePixSettings()
   const autoPix = useSiteConfig().pixProvider === 'api-pix'
-  const { register, handleSubmit, formState, control, reset } = useForm<FormValues, unknown, PixSettingsOutput>({
-    resolver: zodResolver(pixSettingsInputSchema),
+  const { register, handleSubmit, formState, control, reset } = useForm<
+    PixSettingsFormValues,
+    unknown,
+    PixSettingsFormOutput
+  >({
+    resolver: zodResolver(pixSettingsFormSchema),
     defaultValues: initial,
   })
   const errors = formState.errors
-  const values = useWatch({ control }) as Partial<FormValues>
+  const values = useWatch({ control }) as Partial<PixSettingsFormValues>
 
   // A reload of the saved settings (e.g. after saving) becomes the new baseline.
   useEffect(() => {
@@ -78,7 +73,7 @@ function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
   }, [initial, reset])
 
   const key = values.pix_key ?? ''
-  const kind = key.trim() ? pixKeyKind(key) : null
+  const keyHint = pixKeyHint(key)
   const name = values.beneficiary_name ?? ''
   const city = values.beneficiary_city ?? ''
 
@@ -98,14 +93,8 @@ function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
           <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
             <Field
               label="Chave PIX"
-              hint={
-                !key.trim()
-                  ? 'CPF ou CNPJ (só números ou com pontuação), e-mail, telefone com +55 ou chave aleatória.'
-                  : kind
-                    ? `Chave do tipo ${keyKindLabel[kind]}.`
-                    : invalidKeyHint
-              }
-              hintClassName={kind === null && key.trim() ? 'text-sm text-destructive' : undefined}
+              hint={keyHint.text}
+              hintClassName={keyHint.invalid ? 'text-sm text-destructive' : undefined}
               error={errors.pix_key?.message}
             >
               <Input
@@ -117,24 +106,24 @@ function PixSettingsForm({ settings }: { settings: PixSettings | null }) {
             </Field>
             <Field
               label="Nome do beneficiário"
-              hint={`Como aparece no app do banco. ${name.length}/${nameMax} caracteres.`}
+              hint={`Como aparece no app do banco. ${name.length}/${pixBeneficiaryNameMax} caracteres.`}
               error={errors.beneficiary_name?.message}
             >
-              <Input maxLength={nameMax} autoComplete="off" {...register('beneficiary_name')} />
+              <Input maxLength={pixBeneficiaryNameMax} autoComplete="off" {...register('beneficiary_name')} />
             </Field>
             <Field
               label="Cidade do beneficiário"
-              hint={`${city.length}/${cityMax} caracteres.`}
+              hint={`${city.length}/${pixBeneficiaryCityMax} caracteres.`}
               error={errors.beneficiary_city?.message}
             >
-              <Input maxLength={cityMax} autoComplete="off" {...register('beneficiary_city')} />
+              <Input maxLength={pixBeneficiaryCityMax} autoComplete="off" {...register('beneficiary_city')} />
             </Field>
             <Field
               label="Descrição"
               hint="Opcional. Aparece para quem paga, quando o banco mostra."
               error={errors.description?.message}
             >
-              <Textarea rows={2} maxLength={descriptionMax} className="min-h-16" {...register('description')} />
+              <Textarea rows={2} maxLength={pixDescriptionMax} className="min-h-16" {...register('description')} />
             </Field>
             <div className="flex flex-wrap gap-2">
               <Button type="submit" disabled={save.isPending}>
@@ -162,7 +151,6 @@ function PixPreview({
   city: string
   description: string
 }) {
-  const codeId = useId()
   const brCode = useMemo(() => {
     try {
       return buildPixBrCode({
@@ -189,34 +177,15 @@ function PixPreview({
       <CardContent className="flex flex-col gap-4">
         {brCode ? (
           <>
-            <div className="flex justify-center">
-              <div className="rounded-lg border border-border bg-white p-3">
-                <QRCodeSVG
-                  value={brCode}
-                  size={200}
-                  title="QR Code PIX de exemplo"
-                  role="img"
-                  aria-label="QR Code PIX de exemplo"
-                />
-              </div>
-            </div>
+            <QrCode value={brCode} size={200} label="QR Code PIX de exemplo" />
             <div className="flex flex-col gap-2">
-              <label htmlFor={codeId} className="text-sm font-medium">
-                Código PIX copia e cola
-              </label>
-              <Textarea
-                id={codeId}
-                readOnly
-                value={brCode}
-                rows={5}
-                className="min-h-0 resize-none break-all bg-muted font-mono text-xs md:text-xs"
-              />
+              <PixCodeField code={brCode} rows={5} />
             </div>
           </>
         ) : (
           <p role="status" className="rounded-md bg-muted p-4 text-sm text-muted-foreground">
             {pixKey.trim() && pixKeyKind(pixKey) === null
-              ? invalidKeyHint
+              ? errorText.pix_key_invalid
               : 'Preencha a chave PIX, o nome e a cidade do beneficiário para ver o código de exemplo.'}
           </p>
         )}

@@ -1,13 +1,6 @@
 import type { ReactNode } from 'react'
-import { Button } from '@/web/components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog'
+import { DialogFooter } from '@/web/components/ui/dialog'
+import { DialogActions, DialogFrame } from '@/web/components/ui/dialog-frame'
 
 /** Asks before an action that cannot be undone (cancel a subscription, delete a plan). */
 export function ConfirmDialog({
@@ -36,26 +29,27 @@ export function ConfirmDialog({
   footer?: ReactNode
 }) {
   return (
-    <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        {children}
-        <DialogFooter>
-          {footer ?? (
-            <>
-              <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-                Voltar
-              </Button>
-              <Button variant={destructive ? 'destructive' : 'default'} onClick={onConfirm} disabled={pending}>
-                {confirmLabel}
-              </Button>
-            </>
-          )}
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      busy={pending}
+      title={title}
+      description={description}
+      className="max-w-md"
+    >
+      {children}
+      {footer ? (
+        <DialogFooter>{footer}</DialogFooter>
+      ) : (
+        <DialogActions
+          back="Voltar"
+          onBack={() => onOpenChange(false)}
+          pending={pending ?? false}
+          action={confirmLabel}
+          onAction={onConfirm}
+          variant={destructive ? 'destructive' : 'default'}
+        />
+      )}
+    </DialogFrame>
   )
 }

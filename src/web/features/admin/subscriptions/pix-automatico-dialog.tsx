@@ -3,8 +3,9 @@ import { useState } from 'react'
 import { type AutomaticoAdminView, automaticoAdminViewSchema } from '@/domain/contracts/pix-automatico'
 import { Badge } from '@/web/components/ui/badge'
 import { Button } from '@/web/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
-import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { QueryState } from '@/web/components/query-state'
+import { DialogFrame } from '@/web/components/ui/dialog-frame'
+import { EmptyState } from '@/web/components/ui/states'
 import { api } from '@/web/lib/api'
 import { formatBRL, formatDate } from '@/web/lib/format'
 
@@ -29,29 +30,37 @@ function automaticoQuery(subscriptionId: string) {
 export function PixAutomaticoButton({ subscriptionId, name }: { subscriptionId: string; name: string }) {
   const [open, setOpen] = useState(false)
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <>
       <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
         PIX Automático
       </Button>
-      <DialogContent className="max-h-[90vh] max-w-3xl overflow-y-auto">
-        <DialogHeader>
-          <DialogTitle>PIX Automático</DialogTitle>
-          <DialogDescription>
-            {name}: autorizações e cobranças recorrentes, com o histórico de cada uma.
-          </DialogDescription>
-        </DialogHeader>
+      <DialogFrame
+        open={open}
+        onOpenChange={setOpen}
+        title="PIX Automático"
+        description={`${name}: autorizações e cobranças recorrentes, com o histórico de cada uma.`}
+        className="max-h-[90vh] max-w-3xl overflow-y-auto"
+      >
         {open ? <AutomaticoHistory subscriptionId={subscriptionId} /> : null}
-      </DialogContent>
-    </Dialog>
+      </DialogFrame>
+    </>
   )
 }
 
 function AutomaticoHistory({ subscriptionId }: { subscriptionId: string }) {
   const query = useQuery(automaticoQuery(subscriptionId))
-  if (query.isPending) return <Spinner />
-  if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} />
-  const { recurrences, charges } = query.data
-  if (recurrences.length === 0) return <EmptyState title="Esta assinatura não usa PIX Automático." />
+  return (
+    <QueryState
+      query={query}
+      isEmpty={(view) => view.recurrences.length === 0}
+      empty={<EmptyState title="Esta assinatura não usa PIX Automático." />}
+    >
+      {(view) => <AutomaticoLists view={view} />}
+    </QueryState>
+  )
+}
+
+function AutomaticoLists({ view: { recurrences, charges } }: { view: AutomaticoAdminView }) {
   return (
     <div className="flex flex-col gap-6 text-sm">
       <section aria-labelledby="pa-recurrences" className="flex flex-col gap-3">

@@ -8,7 +8,7 @@ import { isSubscriptionStatus, subscriptionStatusLabel } from '@/domain/subscrip
 import { Field } from '@/web/components/form/field'
 import { CheckboxField, NativeSelect } from '@/web/components/form/form-controls'
 import { FormDialogFooter } from '@/web/components/form/form-dialog-footer'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
+import { DialogFrame } from '@/web/components/ui/dialog-frame'
 import { Input } from '@/web/components/ui/input'
 import { adminPlansQuery } from '@/web/features/admin/plans/api'
 import { toDateInput } from '@/web/features/admin/shared/dates'
@@ -77,97 +77,97 @@ export function SubscriptionFormDialog({
   })
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !save.isPending && onOpenChange(next)}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{subscription ? 'Editar assinatura' : 'Nova assinatura'}</DialogTitle>
-          <DialogDescription>
-            {subscription
-              ? `Assinatura ${subscription.id.slice(0, 8)} de ${subscription.customer.name}.`
-              : 'Crie uma assinatura manualmente para um cliente.'}
-          </DialogDescription>
-        </DialogHeader>
-        <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
-          <Field label="Cliente" error={errors.customer?.message}>
-            {(fieldControl) => (
-              <Controller
-                control={control}
-                name="customer"
-                render={({ field }) => (
-                  <CustomerPicker
-                    id={fieldControl.id}
-                    value={field.value as CustomerOption | null}
-                    onChange={field.onChange}
-                    invalid={Boolean(errors.customer)}
-                    describedBy={fieldControl['aria-describedby']}
-                  />
-                )}
-              />
-            )}
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      busy={save.isPending}
+      title={subscription ? 'Editar assinatura' : 'Nova assinatura'}
+      description={
+        subscription
+          ? `Assinatura ${subscription.id.slice(0, 8)} de ${subscription.customer.name}.`
+          : 'Crie uma assinatura manualmente para um cliente.'
+      }
+    >
+      <form className="flex flex-col gap-4" noValidate onSubmit={onSubmit}>
+        <Field label="Cliente" error={errors.customer?.message}>
+          {(fieldControl) => (
+            <Controller
+              control={control}
+              name="customer"
+              render={({ field }) => (
+                <CustomerPicker
+                  id={fieldControl.id}
+                  value={field.value as CustomerOption | null}
+                  onChange={field.onChange}
+                  invalid={Boolean(errors.customer)}
+                  describedBy={fieldControl['aria-describedby']}
+                />
+              )}
+            />
+          )}
+        </Field>
+        <Field
+          label="Plano"
+          error={errors.planId?.message ?? (plans.isError ? 'Não foi possível carregar os planos.' : undefined)}
+        >
+          <NativeSelect disabled={plans.isPending} {...register('planId')}>
+            <option value="">{plans.isPending ? 'Carregando planos…' : 'Selecione o plano'}</option>
+            {plans.data?.map((plan) => (
+              <option key={plan.id} value={plan.id}>
+                {plan.name} — {formatBRL(plan.priceCents)}
+                {plan.active ? '' : ' (inativo)'}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Field label="Status" error={errors.status?.message}>
+          {(fieldControl) => (
+            <>
+              <NativeSelect
+                {...fieldControl}
+                aria-describedby={
+                  [fieldControl['aria-describedby'], hint ? statusHintId : ''].filter(Boolean).join(' ') || undefined
+                }
+                {...register('status')}
+              >
+                {optionsOf(subscriptionStatusLabel).map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </NativeSelect>
+              {hint && !settles ? (
+                <p id={statusHintId} className="text-sm text-muted-foreground">
+                  {hint}
+                </p>
+              ) : null}
+              {settles ? <SettlementPreview id={statusHintId} query={preview} /> : null}
+            </>
+          )}
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label="Data de início" error={errors.start?.message}>
+            <Input type="date" {...register('start')} />
           </Field>
-          <Field
-            label="Plano"
-            error={errors.planId?.message ?? (plans.isError ? 'Não foi possível carregar os planos.' : undefined)}
-          >
-            <NativeSelect disabled={plans.isPending} {...register('planId')}>
-              <option value="">{plans.isPending ? 'Carregando planos…' : 'Selecione o plano'}</option>
-              {plans.data?.map((plan) => (
-                <option key={plan.id} value={plan.id}>
-                  {plan.name} — {formatBRL(plan.priceCents)}
-                  {plan.active ? '' : ' (inativo)'}
-                </option>
-              ))}
-            </NativeSelect>
+          <Field label="Data de término" error={errors.end?.message}>
+            <Input type="date" {...register('end')} />
           </Field>
-          <Field label="Status" error={errors.status?.message}>
-            {(fieldControl) => (
-              <>
-                <NativeSelect
-                  {...fieldControl}
-                  aria-describedby={
-                    [fieldControl['aria-describedby'], hint ? statusHintId : ''].filter(Boolean).join(' ') || undefined
-                  }
-                  {...register('status')}
-                >
-                  {optionsOf(subscriptionStatusLabel).map((option) => (
-                    <option key={option.value} value={option.value}>
-                      {option.label}
-                    </option>
-                  ))}
-                </NativeSelect>
-                {hint && !settles ? (
-                  <p id={statusHintId} className="text-sm text-muted-foreground">
-                    {hint}
-                  </p>
-                ) : null}
-                {settles ? <SettlementPreview id={statusHintId} query={preview} /> : null}
-              </>
-            )}
-          </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Data de início" error={errors.start?.message}>
-              <Input type="date" {...register('start')} />
-            </Field>
-            <Field label="Data de término" error={errors.end?.message}>
-              <Input type="date" {...register('end')} />
-            </Field>
-          </div>
-          {subscription?.billingMethod === 'card' ? (
-            <p className="rounded-md border p-3 text-sm text-muted-foreground">
-              Assinatura de cartão: cancelar, trocar o plano e o cancelamento no fim do período são feitos no Stripe ao
-              salvar. Cliente e datas não podem ser alterados aqui.
-            </p>
-          ) : null}
-          <CheckboxField
-            id={cancelId}
-            label="Cancelar no fim do período"
-            hint="A assinatura termina na data de término, sem renovação."
-            {...register('cancelAtPeriodEnd')}
-          />
-          <FormDialogFooter pending={save.isPending} onBack={() => onOpenChange(false)} />
-        </form>
-      </DialogContent>
-    </Dialog>
+        </div>
+        {subscription?.billingMethod === 'card' ? (
+          <p className="rounded-md border p-3 text-sm text-muted-foreground">
+            Assinatura de cartão: cancelar, trocar o plano e o cancelamento no fim do período são feitos no Stripe ao
+            salvar. Cliente e datas não podem ser alterados aqui.
+          </p>
+        ) : null}
+        <CheckboxField
+          id={cancelId}
+          label="Cancelar no fim do período"
+          hint="A assinatura termina na data de término, sem renovação."
+          {...register('cancelAtPeriodEnd')}
+        />
+        <FormDialogFooter pending={save.isPending} onBack={() => onOpenChange(false)} />
+      </form>
+    </DialogFrame>
   )
 }
 

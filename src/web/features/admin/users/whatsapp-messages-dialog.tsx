@@ -4,8 +4,9 @@ import { z } from 'zod'
 import { adminWhatsAppMessageSchema, type AdminWhatsAppMessage } from '@/domain/contracts/whatsapp'
 import { Badge } from '@/web/components/ui/badge'
 import { Button } from '@/web/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/web/components/ui/dialog'
-import { EmptyState, QueryError, Spinner } from '@/web/components/ui/states'
+import { QueryState } from '@/web/components/query-state'
+import { DialogFrame } from '@/web/components/ui/dialog-frame'
+import { EmptyState } from '@/web/components/ui/states'
 import { api } from '@/web/lib/api'
 
 const statusLabel: Record<AdminWhatsAppMessage['status'], string> = {
@@ -43,29 +44,40 @@ function whatsappMessagesQuery(userId: string) {
 export function WhatsAppMessagesButton({ userId, name }: { userId: string; name: string }) {
   const [open, setOpen] = useState(false)
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <>
       <Button size="sm" variant="outline" onClick={() => setOpen(true)}>
         Mensagens
       </Button>
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Mensagens de WhatsApp</DialogTitle>
-          <DialogDescription>{name}: mensagens enviadas e recebidas, com os recibos de entrega.</DialogDescription>
-        </DialogHeader>
+      <DialogFrame
+        open={open}
+        onOpenChange={setOpen}
+        title="Mensagens de WhatsApp"
+        description={`${name}: mensagens enviadas e recebidas, com os recibos de entrega.`}
+        className="max-w-2xl"
+      >
         {open ? <MessageHistory userId={userId} /> : null}
-      </DialogContent>
-    </Dialog>
+      </DialogFrame>
+    </>
   )
 }
 
 function MessageHistory({ userId }: { userId: string }) {
   const query = useQuery(whatsappMessagesQuery(userId))
-  if (query.isPending) return <Spinner />
-  if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} />
-  if (query.data.length === 0) return <EmptyState title="Nenhuma mensagem de WhatsApp." />
+  return (
+    <QueryState
+      query={query}
+      isEmpty={(messages) => messages.length === 0}
+      empty={<EmptyState title="Nenhuma mensagem de WhatsApp." />}
+    >
+      {(messages) => <MessageList messages={messages} />}
+    </QueryState>
+  )
+}
+
+function MessageList({ messages }: { messages: AdminWhatsAppMessage[] }) {
   return (
     <ol className="flex flex-col gap-3" aria-label="Histórico de mensagens">
-      {query.data.map((m) => (
+      {messages.map((m) => (
         <li
           key={m.id}
           className={`flex flex-col gap-1 rounded-md border border-border p-3 text-sm ${
