@@ -83,7 +83,9 @@ describe('dashboard sidebar', () => {
       try {
         await page.goto(app.at('/dashboard/settings'))
         await page.getByRole('heading', { name: 'Configurações', level: 1 }).waitFor()
-        await page.getByText('Pagamento com cartão').first().waitFor()
+        // Both sections loaded (their headings show while their queries still run): the PIX form and the card help.
+        await page.getByLabel('Chave PIX').waitFor()
+        await page.getByText('Endpoint do webhook').waitFor()
         const layout = await page.evaluate(() => {
           const column = document.querySelector('[data-sidebar-column]')
           const box = column?.getBoundingClientRect()
