@@ -27,7 +27,7 @@ import { scryptSync } from 'node:crypto'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { SMTPServer } from 'smtp-server'
+import { startSmtp, type TestSmtp } from '../src/server/test/smtp'
 import { pixTxidFor } from '../src/domain/pix-txid'
 import { checkInvariants } from '../src/server/db/invariants'
 import { billingTemplates } from '../src/server/modules/lifecycle/notification-templates'
@@ -113,23 +113,6 @@ async function serverMemory(server: AppProcess, dir: string): Promise<ServerMemo
   return memory
 }
 
-/** An SMTP server on loopback that accepts and drops every message (production requires SMTP_URL). */
-async function startSmtpSink(): Promise<{ url: string; close: () => Promise<void> }> {
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => {})
-      stream.on('end', () => callback())
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  const address = smtp.server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
-  return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) }
-}
-
 /** CPU seconds (user + system, every thread) the process has used so far, from /proc (Linux). */
 function cpuSeconds(pid: number | undefined): number {
   if (!pid) return 0
@@ -186,7 +169,7 @@ export async function loadBenchmark(
   const dir = mkdtempSync(path.join(tmpdir(), 'load-'))
   let server: AppProcess | undefined
   let graph: FakeGraph | undefined
-  let smtp: Awaited<ReturnType<typeof startSmtpSink>> | undefined
+  let smtp: TestSmtp | undefined
   let psp: FakePsp | undefined
   const loadBefore = loadavg()[0] ?? 0
   try {
@@ -200,7 +183,9 @@ export async function loadBenchmark(
         ...Object.fromEntries(Object.values(billingTemplates).map((b) => [b.name, { bodyParams: b.params.length }])),
       },
     })
-    smtp = await startSmtpSink()
+    // Production requires SMTP_URL: a real SMTP server on loopback takes the e-mails.
+    smtp = await startSmtp()
+    await smtp.mode('ok')
     psp = await startFakePsp()
     // The PSP refuses charges for another key: the demo settings take the fake's.
     await database.pool!.query('update pix_settings set pix_key = $1 where id = 1', [psp.merchantKey])

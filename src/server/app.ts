@@ -29,6 +29,7 @@ import { insightsRoutes } from './modules/insights/insights.routes'
 import { authRoutes } from './modules/auth/auth.routes'
 import { billingRoutes } from './modules/billing/billing.routes'
 import { lifecycleRoutes } from './modules/lifecycle/lifecycle.routes'
+import { sendAccountEmail } from './modules/lifecycle/notifications.service'
 import { createMailSender, type MailSender } from './modules/messaging/email'
 import { createWhatsAppSender, type WhatsAppSender } from './modules/messaging/whatsapp'
 import { plansRoutes } from './modules/plans/plans.routes'
@@ -157,7 +158,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : createSimulatorGateway({ config, db: database.db, now: () => app.ctx.now(), log: app.log })),
     now: options.now ?? (() => new Date()),
     pix: apiPixClientFromConfig(config),
-    auth: createAuth({ db: database.db, config, mail }),
+    // Account e-mails go through the notifications outbox (sent at once, retried by the delivery sweep).
+    auth: createAuth({
+      db: database.db,
+      config,
+      sendAccountEmail: (email) => sendAccountEmail({ ...app.ctx, log: app.log }, email),
+    }),
   }
   app.decorate('ctx', ctx)
   app.addHook('onClose', async () => ctx.pix?.close())

@@ -4,14 +4,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { SMTPServer } from 'smtp-server'
 import Stripe from 'stripe'
 import { connectPostgres, type Database } from '../../src/server/db/client'
 import { checkInvariants } from '../../src/server/db/invariants'
+import { freePort } from '../../src/server/test/free-port'
 import { seedDemo } from '../../src/server/db/seed'
 import type { FakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
 
@@ -25,17 +24,6 @@ export function log(line: string) {
 
 export function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 function postgresBin(name: string): string {
@@ -497,52 +485,4 @@ export function check(condition: unknown, message: string): asserts condition {
 
 export const short = process.argv.includes('--short') || process.env.FAULTS_SHORT === '1'
 
-export type SmtpMode = 'ok' | 'hang' | 'refuse'
-
-/** An SMTP server on one loopback port that can accept mail, accept connections and never greet, or be gone. */
-export async function startSmtp() {
-  const port = await freePort()
-  const received: { to: string[] }[] = []
-  let current: { close(done: () => void): void } | null = null
-  const listen = (server: Server | SMTPServer) =>
-    new Promise<void>((resolve, reject) => {
-      const net = server instanceof SMTPServer ? server.server : server
-      net.once('error', reject)
-      server.listen(port, '127.0.0.1', () => resolve())
-    })
-  const sockets = new Set<import('node:net').Socket>()
-  async function mode(next: SmtpMode) {
-    if (current) {
-      for (const socket of sockets) socket.destroy()
-      sockets.clear()
-      const closing = current
-      await new Promise<void>((resolve) => closing.close(() => resolve()))
-      current = null
-    }
-    if (next === 'ok') {
-      const smtp = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ['STARTTLS'],
-        logger: false,
-        onData(stream, session, callback) {
-          stream.on('data', () => {})
-          stream.on('end', () => {
-            received.push({ to: session.envelope.rcptTo.map((r) => r.address) })
-            callback()
-          })
-        },
-      })
-      await listen(smtp)
-      current = smtp
-    } else if (next === 'hang') {
-      // Accepts the connection and never sends the 220 greeting.
-      const silent = createServer((socket) => {
-        sockets.add(socket)
-        socket.on('error', () => {})
-      })
-      await listen(silent)
-      current = silent
-    }
-  }
-  return { url: `smtp://127.0.0.1:${port}`, received, mode, close: () => mode('refuse') }
-}
+export { type SmtpMode, startSmtp } from '../../src/server/test/smtp'

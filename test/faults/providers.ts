@@ -28,6 +28,7 @@ import {
   printOutputs,
   short,
   signIn,
+  sleep,
   startProcess,
   startSmtp,
   stopGracefully,
@@ -268,6 +269,47 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
       check(arrived === after.length, `smtp_${mode}: ${arrived} e-mails arrived for ${after.length} notifications`)
       figures[`smtp_${mode}_emails`] = String(arrived)
       log(`providers: smtp ${mode} → ${failed.length} e-mail(s) retried, ${arrived} sent once`)
+    }
+    // ---- SMTP: an account e-mail a request asks for (password reset) while SMTP never greets ----
+    // The request answers after its short wait (sendAccountEmail: 3 s), never SMTP's 10 s greeting timeout; the e-mail
+    // is kept in the outbox and sent exactly once by the delivery sweep after SMTP returns.
+    {
+      const [customer] = await createCustomers(pool, 1, `reset${randomBytes(2).toString('hex')}`)
+      await smtp.mode('hang')
+      const asked = await call(server.url, 'POST', '/api/auth/forgot-password', {
+        body: { email: customer!.email },
+        ip: customer!.ip,
+        timeoutMs: 30_000,
+      })
+      timed('smtp_hang_reset', asked)
+      check(asked.status === 200, `smtp_hang_reset: ${asked.status} ${JSON.stringify(asked.body)}`)
+      const resets = () =>
+        pool.query<{ status: string; attempts: number; body: string }>(
+          `select status, attempts, body from notifications where user_id = $1 and kind = 'password_reset'`,
+          [customer!.id],
+        )
+      const held = (await resets()).rows
+      check(
+        held.length === 1 && held[0]!.status === 'pending',
+        `smtp_hang_reset: while SMTP hangs ${JSON.stringify(held)}`,
+      )
+      // SMTP back: the hung connection is cut, so the request's own attempt fails and is counted; then the sweep.
+      await smtp.mode('ok')
+      const deadline = Date.now() + 30_000
+      while ((await resets()).rows[0]?.attempts === 0 && Date.now() < deadline) await sleep(200)
+      await pool.query(`update notifications set next_attempt_at = now() where user_id = $1`, [customer!.id])
+      check((await billingTick(env).done) === 0, 'smtp_hang_reset: the billing tick after the return failed')
+      check((await billingTick(env).done) === 0, 'smtp_hang_reset: a second billing tick failed')
+      const after = (await resets()).rows
+      const arrived = smtp.received.filter((m) => m.to.includes(customer!.email)).length
+      check(
+        after.length === 1 &&
+          after[0]!.status === 'sent' &&
+          !after[0]!.body.includes('reset-password') &&
+          arrived === 1,
+        `smtp_hang_reset: after the return ${JSON.stringify(after)}, ${arrived} e-mail(s) arrived`,
+      )
+      log(`providers: smtp hang during a password reset → answered in ${asked.ms.toFixed(0)} ms, e-mail sent once`)
     }
     await assertInvariants(database.db, 'providers')
     return figures

@@ -4,7 +4,7 @@ import { twoFactor } from 'better-auth/plugins/two-factor'
 import type { Config } from '../../config'
 import type { Db } from '../../db/client'
 import { accounts, profiles, sessions, twoFactors, verifications } from '../../db/schema/auth'
-import type { MailSender } from '../messaging/email'
+import type { AccountEmail } from '../lifecycle/notifications.service'
 import { confirmEmail, resetPassword } from '../messaging/templates'
 import { hashPassword, verifyPassword } from './password-hash'
 
@@ -28,8 +28,8 @@ const hostCookies = Object.fromEntries(
  * better-auth owns passwords (scrypt), sessions and e-mail tokens. Its HTTP handler is not mounted:
  * our own routes (auth.routes.ts) validate, rate-limit and translate, then call `auth.api`.
  */
-export function createAuth(deps: { db: Db; config: Config; mail: MailSender }) {
-  const { config, mail } = deps
+export function createAuth(deps: { db: Db; config: Config; sendAccountEmail: (email: AccountEmail) => Promise<void> }) {
+  const { config, sendAccountEmail } = deps
   return betterAuth({
     appName: 'Atendimento Multicanal',
     baseURL: config.appUrl,
@@ -67,7 +67,12 @@ export function createAuth(deps: { db: Db; config: Config; mail: MailSender }) {
       resetPasswordTokenExpiresIn: sessionRules.resetPasswordExpiresInS,
       sendResetPassword: async ({ user, token }) => {
         const url = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`
-        await mail.send({ to: user.email, ...resetPassword({ name: user.name, url }) })
+        await sendAccountEmail({
+          kind: 'password_reset',
+          userId: user.id,
+          to: user.email,
+          message: resetPassword({ name: user.name, url }),
+        })
       },
     },
     emailVerification: {
@@ -77,7 +82,12 @@ export function createAuth(deps: { db: Db; config: Config; mail: MailSender }) {
       expiresIn: sessionRules.emailVerificationExpiresInS,
       sendVerificationEmail: async ({ user, token }) => {
         const url = `${config.appUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`
-        await mail.send({ to: user.email, ...confirmEmail({ name: user.name, url }) })
+        await sendAccountEmail({
+          kind: 'email_confirmation',
+          userId: user.id,
+          to: user.email,
+          message: confirmEmail({ name: user.name, url }),
+        })
       },
     },
     plugins: [

@@ -4,14 +4,13 @@
 // and then its owner is told once.
 import { eq } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
-import type { AppContext } from '../../context'
 import { profiles } from '../../db/schema/auth'
+import type { LifecycleDeps } from '../lifecycle/pass-runner'
+import { sendAccountEmail } from '../lifecycle/notifications.service'
 import { accountLockedEmail } from '../messaging/templates'
 import { clientKey, countHit, currentCount, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
 
-export type SignInGuardDeps = Pick<AppContext, 'db' | 'now' | 'mail' | 'config'> & {
-  log: { error(obj: object, msg: string): void }
-}
+export type SignInGuardDeps = LifecycleDeps
 
 const pairKey = (email: string, ip: string) => `sign-in:fail:${email}:${clientKey(ip)}`
 const accountKey = (email: string) => `sign-in:fail:${email}`
@@ -34,16 +33,17 @@ export async function recordSignInFailure(deps: SignInGuardDeps, email: string, 
   const failures = await countHit(deps.db, accountKey(email), rateRules.signInFailuresPerAccount, now)
   if (failures !== rateRules.signInFailuresPerAccount.limit) return
   const [owner] = await deps.db
-    .select({ name: profiles.name, email: profiles.email })
+    .select({ id: profiles.id, name: profiles.name, email: profiles.email })
     .from(profiles)
     .where(eq(profiles.email, email))
     .limit(1)
   if (!owner) return
   const message = accountLockedEmail({ name: owner.name, url: `${deps.config.appUrl}/forgot-password` })
   try {
-    await deps.mail.send({ to: owner.email, ...message })
+    // Through the outbox: a failing SMTP server delays the notice, it does not lose it.
+    await sendAccountEmail(deps, { kind: 'account_locked', userId: owner.id, to: owner.email, message })
   } catch (error) {
-    // The lock holds either way; a lost notice must not turn the wrong-password answer into a 500.
-    deps.log.error({ err: error }, 'account lock notice not sent')
+    // The lock holds either way; a notice not even queued must not turn the wrong-password answer into a 500.
+    deps.log.error({ err: error }, 'account lock notice not queued')
   }
 }

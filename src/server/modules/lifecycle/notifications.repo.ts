@@ -12,7 +12,7 @@ import type { NotificationKind } from './notification-templates'
 type NewNotification = typeof notifications.$inferInsert
 
 /** Inserts the notifications whose dedupe key is new (one INSERT); answers those inserted. */
-export function insertNotifications(tx: Tx, values: NewNotification[]) {
+export function insertNotifications(tx: Executor, values: NewNotification[]) {
   return tx.insert(notifications).values(values).onConflictDoNothing({ target: notifications.dedupeKey }).returning({
     id: notifications.id,
     subscriptionId: notifications.subscriptionId,
@@ -129,6 +129,16 @@ export async function claimDueNotification(tx: Executor, now: Date, seen: string
     )
     .orderBy(asc(notifications.nextAttemptAt), asc(notifications.createdAt), asc(notifications.dedupeKey))
     .limit(1)
+    .for('update', { skipLocked: true })
+  return row
+}
+
+/** One pending notification by id, locked for its delivery (FOR UPDATE SKIP LOCKED), whenever it is due. */
+export async function claimNotification(tx: Executor, id: string) {
+  const [row] = await tx
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.status, 'pending')))
     .for('update', { skipLocked: true })
   return row
 }

@@ -18,7 +18,15 @@ import {
   renderPaymentConfirmed,
 } from './notifications.render'
 import * as repo from './notifications.repo'
-import { forEachClaimed, type LifecycleDeps, type PassResult, retryDelayMs, sweep } from './pass-runner'
+import {
+  type Attempt,
+  deliverOne,
+  forEachClaimed,
+  type LifecycleDeps,
+  type PassResult,
+  retryDelayMs,
+  sweep,
+} from './pass-runner'
 
 export {
   dayRef,
@@ -200,12 +208,21 @@ type WhatsAppOutcome = { id?: string | undefined; templateRejected?: { code: num
  * and the e-mail of the same event stands in for it (enqueued now if it did not exist).
  */
 export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<PassResult> {
-  const outcomes = new Map<string, WhatsAppOutcome>()
+  const { send, settle } = deliveryOf(deps, now)
   return sweep<NotificationRow>(
     deps,
     'deliver_notifications',
     (tx, seen) => repo.claimDueNotification(tx, now, seen),
-    async (row) => {
+    send,
+    settle,
+  )
+}
+
+/** How one notification row is sent (`send`) and its outcome recorded (`settle`): the sweep's and sendAccountEmail's. */
+function deliveryOf(deps: LifecycleDeps, now: Date) {
+  const outcomes = new Map<string, WhatsAppOutcome>()
+  return {
+    send: async (row: NotificationRow): Promise<void> => {
       if (row.channel === 'email') {
         await deps.mail.send({
           to: row.recipient,
@@ -230,7 +247,7 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
         outcomes.set(row.id, { templateRejected: { code: error.graphCode, message: error.message } })
       }
     },
-    async (tx, row, attempt) => {
+    settle: async (tx: Tx, row: NotificationRow, attempt: Attempt): Promise<void> => {
       const attempts = row.attempts + 1
       const outcome = outcomes.get(row.id)
       outcomes.delete(row.id)
@@ -270,6 +287,7 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
           lastError: null,
           updatedAt: now,
           ...(row.channel === 'whatsapp' ? { providerMessageId: outcome?.id ?? null, deliveryStatus: 'accepted' } : {}),
+          ...redactedOnceDone(row),
         })
         if (row.channel === 'whatsapp')
           await recordOutbound(tx, {
@@ -292,13 +310,14 @@ export function deliverNotifications(deps: LifecycleDeps, now: Date): Promise<Pa
         lastError: attempt.error,
         nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)),
         updatedAt: now,
+        ...(failed ? redactedOnceDone(row) : {}),
       })
       deps.log.warn(
         { notificationId: row.id, kind: row.kind, channel: row.channel, attempts, error: attempt.error },
         failed ? 'notification failed for good' : 'notification failed; retrying later',
       )
     },
-  )
+  }
 }
 
 /** The e-mail of the same event (dedupe key `<kind>:<ref>:email`); a no-op when it exists, as it usually does. */
@@ -306,4 +325,79 @@ async function ensureEmailFallback(tx: Tx, row: NotificationRow, now: Date): Pro
   const email = await repo.profileEmail(tx, row.userId)
   if (email === null || isErasedEmail(email)) return
   await repo.insertEmailTwin(tx, row, email, now)
+}
+
+// ---- account e-mails ----
+
+/**
+ * The e-mails a person's own request asks for: the sign-up confirmation (and its resend), the password reset link,
+ * and the notice that an account was locked after a flood of wrong passwords.
+ */
+export const accountEmailKinds = ['email_confirmation', 'password_reset', 'account_locked'] as const
+export type AccountEmailKind = (typeof accountEmailKinds)[number]
+export type AccountEmail = {
+  kind: AccountEmailKind
+  userId: string
+  to: string
+  message: { subject: string; text: string; html?: string | undefined }
+}
+
+/** How long a request waits for its account e-mail's first attempt before it answers (the attempt goes on). */
+export const accountEmailWaitMs = 3000
+/**
+ * A new account e-mail is left to its request's own first attempt for this long before the delivery sweep may take
+ * it: longer than SMTP's timeouts (10 s to connect, 10 s to greet, 20 s on a silent socket), so the two never send
+ * the same row. A process that dies mid-attempt leaves the row pending: the sweep sends it after the lease.
+ */
+export const accountEmailLeaseMs = 2 * 60_000
+/** What an account e-mail's body becomes once it is sent or given up: its links are single-use secrets. */
+export const redactedAccountEmailBody = '(e-mail de conta com link de uso único: o texto foi apagado após o envio)'
+
+/**
+ * Sends an account e-mail through the outbox: the row is written first, then sent at once, and the request waits
+ * for that attempt at most accountEmailWaitMs. A refusing, hung or slow SMTP server never fails or holds the request:
+ * the row stays pending with its attempt counted and the delivery sweep sends it once SMTP answers (exactly one
+ * e-mail, the row locked while it is sent, as every notification). An erased account (LGPD) is never written to.
+ */
+export async function sendAccountEmail(deps: LifecycleDeps, email: AccountEmail): Promise<void> {
+  if (isErasedEmail(email.to)) return
+  const now = deps.now()
+  const id = randomUUID()
+  await repo.insertNotifications(deps.db, [
+    {
+      id,
+      dedupeKey: `${email.kind}:${id}:email`,
+      kind: email.kind,
+      channel: 'email',
+      userId: email.userId,
+      recipient: email.to,
+      subject: email.message.subject,
+      body: email.message.text,
+      html: email.message.html ?? null,
+      status: 'pending',
+      nextAttemptAt: new Date(now.getTime() + accountEmailLeaseMs),
+      createdAt: now,
+      updatedAt: now,
+    },
+  ])
+  const { send, settle } = deliveryOf(deps, now)
+  const attempt = deliverOne(deps, (tx) => repo.claimNotification(tx, id), send, settle).catch((error: unknown) => {
+    // The row is still pending: the sweep sends it after the lease.
+    deps.log.error({ err: error, notificationId: id }, 'account e-mail attempt not recorded')
+  })
+  let timer: NodeJS.Timeout | undefined
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, accountEmailWaitMs)
+  })
+  try {
+    await Promise.race([attempt, waited])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function redactedOnceDone(row: NotificationRow): { body?: string; html?: null } {
+  return (accountEmailKinds as readonly string[]).includes(row.kind)
+    ? { body: redactedAccountEmailBody, html: null }
+    : {}
 }
