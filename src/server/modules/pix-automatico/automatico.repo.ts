@@ -1,16 +1,17 @@
 // The queries of PIX Automático: recurrences (rec), recurring charges (cobr), the renewal pass's claim and the rows
 // of other tables they read or change. Queries only, taking a `db` or `tx`; the rules, the PSP calls and the
 // transactions are in automatico.service.ts and automatico-renewals.ts.
-import { and, asc, eq, gte, inArray, lt, notInArray, or, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, inArray, lt, notInArray, or, sql } from 'drizzle-orm'
 import type { Executor, Tx } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { type PaymentRow, payments, type SubscriptionRow, subscriptions } from '../../db/schema/billing'
-import { plans } from '../../db/schema/plans'
+import { type PlanRow, plans } from '../../db/schema/plans'
 import { pixRecurrences, pixRecurringCharges, type RecurringChargeStatus } from '../../db/schema/pix-automatico'
 
 export { lockSubscriptionRow as lockSubscription } from '../../db/subscription-rows'
 
 export type RecurrenceRow = typeof pixRecurrences.$inferSelect
+type NewRecurrenceRow = typeof pixRecurrences.$inferInsert
 export type ChargeRow = typeof pixRecurringCharges.$inferSelect
 type NewChargeRow = typeof pixRecurringCharges.$inferInsert
 
@@ -19,8 +20,58 @@ const openChargeStatuses: RecurringChargeStatus[] = ['PENDENTE', 'CRIADA', 'ATIV
 
 // ---- recurrences ----
 
+/** The subscription's recurrence waiting for the customer's approval (at most one, by a unique index). */
+export async function waitingRecurrence(db: Executor, subscriptionId: string): Promise<RecurrenceRow | null> {
+  const [row] = await db
+    .select()
+    .from(pixRecurrences)
+    .where(and(eq(pixRecurrences.subscriptionId, subscriptionId), eq(pixRecurrences.status, 'CRIADA')))
+  return row ?? null
+}
+
+/** Records a recurrence; null when a conflicting one (another waiting one, the same idRec) is there first. */
+export async function insertRecurrence(tx: Tx, values: NewRecurrenceRow): Promise<RecurrenceRow | null> {
+  const [row] = await tx.insert(pixRecurrences).values(values).onConflictDoNothing().returning()
+  return row ?? null
+}
+
 export async function recurrenceById(db: Executor, id: string): Promise<RecurrenceRow | null> {
   const [row] = await db.select().from(pixRecurrences).where(eq(pixRecurrences.id, id))
+  return row ?? null
+}
+
+export async function recurrenceByIdRec(db: Executor, idRec: string): Promise<RecurrenceRow | null> {
+  const [row] = await db.select().from(pixRecurrences).where(eq(pixRecurrences.idRec, idRec))
+  return row ?? null
+}
+
+/** Locks the recurrence row until the transaction ends. */
+export async function lockRecurrence(tx: Tx, id: string): Promise<RecurrenceRow | null> {
+  const [row] = await tx.select().from(pixRecurrences).where(eq(pixRecurrences.id, id)).for('update')
+  return row ?? null
+}
+
+/** Changes a recurrence the caller has locked; answers the row as it is now. */
+export async function updateRecurrence(
+  tx: Tx,
+  id: string,
+  values: Partial<NewRecurrenceRow>,
+): Promise<RecurrenceRow | null> {
+  const [row] = await tx.update(pixRecurrences).set(values).where(eq(pixRecurrences.id, id)).returning()
+  return row ?? null
+}
+
+/** The recurrence that speaks for the subscription: the approved one, else the waiting one, else the newest. */
+export async function currentRecurrence(db: Executor, subscriptionId: string): Promise<RecurrenceRow | null> {
+  const [row] = await db
+    .select()
+    .from(pixRecurrences)
+    .where(eq(pixRecurrences.subscriptionId, subscriptionId))
+    .orderBy(
+      sql`case ${pixRecurrences.status} when 'APROVADA' then 0 when 'CRIADA' then 1 else 2 end`,
+      desc(pixRecurrences.createdAt),
+    )
+    .limit(1)
   return row ?? null
 }
 
@@ -33,6 +84,29 @@ export async function latestApprovedRecurrence(tx: Executor, subscriptionId: str
     .orderBy(sql`${pixRecurrences.approvedAt} desc`)
     .limit(1)
   return row ?? null
+}
+
+/** The subscription's approved and waiting recurrences other than `exceptId`. */
+export function otherLiveRecurrences(db: Executor, subscriptionId: string, exceptId: string): Promise<RecurrenceRow[]> {
+  return db
+    .select()
+    .from(pixRecurrences)
+    .where(
+      and(
+        eq(pixRecurrences.subscriptionId, subscriptionId),
+        inArray(pixRecurrences.status, ['APROVADA', 'CRIADA']),
+        sql`${pixRecurrences.id} <> ${exceptId}`,
+      ),
+    )
+}
+
+/** Every recurrence of the subscription, oldest first. */
+export function recurrencesOf(db: Executor, subscriptionId: string): Promise<RecurrenceRow[]> {
+  return db
+    .select()
+    .from(pixRecurrences)
+    .where(eq(pixRecurrences.subscriptionId, subscriptionId))
+    .orderBy(pixRecurrences.createdAt)
 }
 
 /** Of these idRecs, the ones we recorded, with their status. */
@@ -91,6 +165,45 @@ export async function updateChargeReturning(
 ): Promise<ChargeRow | null> {
   const [row] = await tx.update(pixRecurringCharges).set(values).where(eq(pixRecurringCharges.id, id)).returning()
   return row ?? null
+}
+
+/** The recurrence's open charges, locked. */
+export function lockOpenChargesOf(tx: Tx, recurrenceId: string): Promise<ChargeRow[]> {
+  return tx
+    .select()
+    .from(pixRecurringCharges)
+    .where(
+      and(
+        eq(pixRecurringCharges.recurrenceId, recurrenceId),
+        inArray(pixRecurringCharges.status, ['PENDENTE', 'CRIADA', 'ATIVA']),
+      ),
+    )
+    .for('update')
+}
+
+/** The recurrence's open charge due first. */
+export async function nextOpenChargeOf(db: Executor, recurrenceId: string): Promise<ChargeRow | null> {
+  const [row] = await db
+    .select()
+    .from(pixRecurringCharges)
+    .where(
+      and(
+        eq(pixRecurringCharges.recurrenceId, recurrenceId),
+        inArray(pixRecurringCharges.status, ['PENDENTE', 'CRIADA', 'ATIVA']),
+      ),
+    )
+    .orderBy(pixRecurringCharges.dueDate)
+    .limit(1)
+  return row ?? null
+}
+
+/** Every charge of the subscription, by due date. */
+export function chargesOf(db: Executor, subscriptionId: string): Promise<ChargeRow[]> {
+  return db
+    .select()
+    .from(pixRecurringCharges)
+    .where(eq(pixRecurringCharges.subscriptionId, subscriptionId))
+    .orderBy(pixRecurringCharges.dueDate)
 }
 
 /** Charges recorded but not accepted by the PSP yet, below `maxSendAttempts` sends, with their idRec (200). */
@@ -179,6 +292,34 @@ export function claimRenewalCandidates(
 
 // ---- subscriptions, customers, plans and invoices ----
 
+export async function subscriptionById(db: Executor, id: string): Promise<SubscriptionRow | null> {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id))
+  return row ?? null
+}
+
+/** Whether the subscription is the user's (someone else's id answers false, like a missing one). */
+export async function ownsSubscription(db: Executor, userId: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)))
+  return Boolean(row)
+}
+
+/** One subscription of the user with its plan (someone else's id finds nothing, like a missing one). */
+export async function userSubscriptionWithPlan(
+  db: Executor,
+  userId: string,
+  id: string,
+): Promise<{ subscription: SubscriptionRow; plan: PlanRow } | null> {
+  const [row] = await db
+    .select({ subscription: subscriptions, plan: plans })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(and(eq(subscriptions.id, id), eq(subscriptions.userId, userId)))
+  return row ?? null
+}
+
 /** Sets a subscription the caller has locked past_due. */
 export async function markSubscriptionPastDue(tx: Tx, id: string, now: Date): Promise<void> {
   await tx.update(subscriptions).set({ status: 'past_due', updatedAt: now }).where(eq(subscriptions.id, id))
@@ -192,6 +333,25 @@ export async function customerOf(tx: Executor, subscriptionId: string) {
     .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
     .where(eq(subscriptions.id, subscriptionId))
+  return row ?? null
+}
+
+export async function profileById(db: Executor, id: string) {
+  const [row] = await db.select().from(profiles).where(eq(profiles.id, id))
+  return row ?? null
+}
+
+export async function profileTaxId(db: Executor, userId: string): Promise<string | null> {
+  const [row] = await db.select({ taxId: profiles.taxId }).from(profiles).where(eq(profiles.id, userId))
+  return row?.taxId ?? null
+}
+
+export async function setProfileTaxId(db: Executor, userId: string, taxId: string): Promise<void> {
+  await db.update(profiles).set({ taxId }).where(eq(profiles.id, userId))
+}
+
+export async function planById(db: Executor, id: string): Promise<PlanRow | null> {
+  const [row] = await db.select().from(plans).where(eq(plans.id, id))
   return row ?? null
 }
 
@@ -219,4 +379,14 @@ export async function renewalInvoiceOf(
     )
     .limit(1)
   return row ?? null
+}
+
+/** A renewal invoice the PSP was to debit ('pending') becomes an ordinary PIX invoice; false when it was not pending. */
+export async function reopenAsPixInvoice(tx: Tx, paymentId: string, now: Date): Promise<boolean> {
+  const [row] = await tx
+    .update(payments)
+    .set({ status: 'pending_pix', pixChargeAttempts: 0, updatedAt: now })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
+    .returning({ id: payments.id })
+  return Boolean(row)
 }
