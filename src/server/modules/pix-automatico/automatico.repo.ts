@@ -167,18 +167,13 @@ export async function updateChargeReturning(
   return row ?? null
 }
 
+/** Condition: the recurrence's charges not final yet (what its end releases; where the next debit comes from). */
+const openChargeOf = (recurrenceId: string) =>
+  and(eq(pixRecurringCharges.recurrenceId, recurrenceId), inArray(pixRecurringCharges.status, openChargeStatuses))
+
 /** The recurrence's open charges, locked. */
 export function lockOpenChargesOf(tx: Tx, recurrenceId: string): Promise<ChargeRow[]> {
-  return tx
-    .select()
-    .from(pixRecurringCharges)
-    .where(
-      and(
-        eq(pixRecurringCharges.recurrenceId, recurrenceId),
-        inArray(pixRecurringCharges.status, ['PENDENTE', 'CRIADA', 'ATIVA']),
-      ),
-    )
-    .for('update')
+  return tx.select().from(pixRecurringCharges).where(openChargeOf(recurrenceId)).for('update')
 }
 
 /** The recurrence's open charge due first. */
@@ -186,12 +181,7 @@ export async function nextOpenChargeOf(db: Executor, recurrenceId: string): Prom
   const [row] = await db
     .select()
     .from(pixRecurringCharges)
-    .where(
-      and(
-        eq(pixRecurringCharges.recurrenceId, recurrenceId),
-        inArray(pixRecurringCharges.status, ['PENDENTE', 'CRIADA', 'ATIVA']),
-      ),
-    )
+    .where(openChargeOf(recurrenceId))
     .orderBy(pixRecurringCharges.dueDate)
     .limit(1)
   return row ?? null
