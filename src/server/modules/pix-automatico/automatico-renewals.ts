@@ -6,7 +6,6 @@
 // one row; its txid is derived from the invoice (PA + the invoice's txid), so a PUT sent twice (two workers, a
 // retry after a timeout) is one cobr at the PSP.
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq, gte, inArray, lt, notInArray, or, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import { DomainError } from '../../../domain/errors'
 import {
@@ -19,10 +18,6 @@ import {
   nextRetryDate,
 } from '../../../domain/pix-automatico'
 import type { Tx } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
-import { payments, subscriptions } from '../../db/schema/billing'
-import { plans } from '../../db/schema/plans'
-import { pixRecurrences, pixRecurringCharges } from '../../db/schema/pix-automatico'
 import { audit } from '../audit/audit'
 import { confirmPayment } from '../admin/admin-payments.service'
 import { ApiPixError } from '../pix/api-pix-client'
@@ -47,9 +42,29 @@ import {
   chargeMove,
   refreshRec,
 } from './automatico.service'
+import {
+  type ChargeRow,
+  chargeByTxid,
+  chargeHoldsCycle,
+  chargesByTxids,
+  chargesToSend,
+  claimRenewalCandidates,
+  customerOf,
+  insertCharge,
+  latestApprovedRecurrence,
+  liveRecurrencesOfCanceledSubscriptions,
+  lockCharge,
+  lockSubscription,
+  markSubscriptionPastDue,
+  paymentById,
+  recurrenceById,
+  recurrenceStatuses,
+  renewalInvoiceOf,
+  unneededCharges,
+  updateCharge,
+  updateChargeReturning,
+} from './automatico.repo'
 import { type Cobr, cancelCobr, getCobr, listCobrs, listRecs, putCobr, retryCobr } from './rec-client'
-
-type ChargeRow = typeof pixRecurringCharges.$inferSelect
 
 const dayMs = 86_400_000
 const startOfDay = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()))
@@ -62,12 +77,7 @@ export const automaticoReconcileWindowMs = 2 * dayMs
  * final, or one that fell back to an invoice less than the grace period ago), so the ordinary overdue rules wait.
  */
 export function automaticoHoldsCycle(now: Date) {
-  return sql`exists (
-    select 1 from ${pixRecurringCharges}
-    where ${pixRecurringCharges.subscriptionId} = ${subscriptions.id}
-      and ${pixRecurringCharges.dueDate} = ${subscriptions.currentPeriodEnd}
-      and (${pixRecurringCharges.status} in ('PENDENTE', 'CRIADA', 'ATIVA')
-        or ${pixRecurringCharges.fallbackAt} > ${addDays(now, -overdueGraceDays)}))`
+  return chargeHoldsCycle(addDays(now, -overdueGraceDays))
 }
 
 /**
@@ -93,66 +103,26 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
   const today = startOfDay(now)
   const from = new Date(today.getTime() + cobrSendClosesDays * dayMs)
   const until = new Date(today.getTime() + (cobrSendOpensDays + 1) * dayMs)
-  const approved = sql`exists (select 1 from ${pixRecurrences} where ${pixRecurrences.subscriptionId} = ${subscriptions.id}
-    and ${pixRecurrences.status} = 'APROVADA')`
-  const noChargeYet = sql`not exists (select 1 from ${pixRecurringCharges}
-    where ${pixRecurringCharges.subscriptionId} = ${subscriptions.id}
-      and ${pixRecurringCharges.dueDate} = ${subscriptions.currentPeriodEnd})`
   const processed = await forEachClaimed(
     deps,
     'pix_automatico_renewals',
-    async (tx, seen, limit) =>
-      tx
-        .select()
-        .from(subscriptions)
-        .where(
-          and(
-            eq(subscriptions.billingMethod, 'pix'),
-            inArray(subscriptions.status, ['active', 'trialing']),
-            eq(subscriptions.cancelAtPeriodEnd, false),
-            gte(subscriptions.currentPeriodEnd, from),
-            lt(subscriptions.currentPeriodEnd, until),
-            approved,
-            noChargeYet,
-            notInArray(subscriptions.id, seen),
-          ),
-        )
-        .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
+    async (tx, seen, limit) => claimRenewalCandidates(tx, from, until, seen, limit),
     eachRow(async (tx, subscription) => {
-      const [rec] = await tx
-        .select()
-        .from(pixRecurrences)
-        .where(and(eq(pixRecurrences.subscriptionId, subscription.id), eq(pixRecurrences.status, 'APROVADA')))
-        .orderBy(sql`${pixRecurrences.approvedAt} desc`)
-        .limit(1)
+      const rec = await latestApprovedRecurrence(tx, subscription.id)
       if (!rec) return false
       const due = subscription.currentPeriodEnd
-      let [invoice] = await tx
-        .select()
-        .from(payments)
-        .where(
-          and(
-            eq(payments.subscriptionId, subscription.id),
-            eq(payments.type, 'renewal'),
-            eq(payments.dueDate, due),
-            sql`${payments.status} <> 'void'`,
-          ),
-        )
-        .limit(1)
+      let invoice = await renewalInvoiceOf(tx, subscription.id, due)
       if (!invoice) {
-        invoice =
-          (await issuePixInvoice(tx, {
-            subscriptionId: subscription.id,
-            type: 'renewal',
-            amountCents: rec.amountCents,
-            dueDate: due,
-            now,
-            metadata: { pixAutomatico: rec.idRec },
-            debitedByRecurrence: true,
-            oncePerPeriod: true,
-          })) ?? undefined
+        invoice = await issuePixInvoice(tx, {
+          subscriptionId: subscription.id,
+          type: 'renewal',
+          amountCents: rec.amountCents,
+          dueDate: due,
+          now,
+          metadata: { pixAutomatico: rec.idRec },
+          debitedByRecurrence: true,
+          oncePerPeriod: true,
+        })
         if (!invoice) return false
         await audit(tx, apiPixActor, 'payment.renewal_invoice', 'payment', invoice.id, {
           after: {
@@ -165,23 +135,19 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
       }
       // Already paid, or an invoice at another price (plan changed without a new authorisation): the ordinary way.
       if (!['pending', 'pending_pix'].includes(invoice.status) || invoice.amountCents !== rec.amountCents) return false
-      const [charge] = await tx
-        .insert(pixRecurringCharges)
-        .values({
-          id: randomUUID(),
-          subscriptionId: subscription.id,
-          recurrenceId: rec.id,
-          paymentId: invoice.id,
-          txid: cobrTxidFor(invoice.id),
-          dueDate: due,
-          amountCents: rec.amountCents,
-          status: 'PENDENTE',
-          history: [change('PENDENTE', now, 'renewal_pass')],
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning()
+      const charge = await insertCharge(tx, {
+        id: randomUUID(),
+        subscriptionId: subscription.id,
+        recurrenceId: rec.id,
+        paymentId: invoice.id,
+        txid: cobrTxidFor(invoice.id),
+        dueDate: due,
+        amountCents: rec.amountCents,
+        status: 'PENDENTE',
+        history: [change('PENDENTE', now, 'renewal_pass')],
+        createdAt: now,
+        updatedAt: now,
+      })
       if (!charge) return false
       await audit(tx, apiPixActor, 'pix_automatico.cobr_scheduled', 'subscription', subscription.id, {
         after: { txid: charge.txid, paymentId: invoice.id, dueDate: due.toISOString(), amountCents: rec.amountCents },
@@ -192,16 +158,6 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
   )
   await sendPendingCharges(deps, now)
   return { processed }
-}
-
-async function customerOf(tx: Tx, subscriptionId: string) {
-  const [row] = await tx
-    .select({ profile: profiles, plan: plans })
-    .from(subscriptions)
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(eq(subscriptions.id, subscriptionId))
-  return row
 }
 
 async function notifyNotice(
@@ -232,16 +188,14 @@ async function notifyNotice(
   })
 }
 
+/** How many times a charge is sent (PUT /cobr) before its cycle falls back to an ordinary invoice. */
+const maxSendAttempts = 20
+
 /** Sends (PUT /cobr) every charge recorded but not yet accepted by the PSP; idempotent by txid. */
 export async function sendPendingCharges(deps: AutomaticoDeps, now: Date): Promise<number> {
   const client = deps.pix
   if (!client) return 0
-  const pending = await deps.db
-    .select({ charge: pixRecurringCharges, idRec: pixRecurrences.idRec })
-    .from(pixRecurringCharges)
-    .innerJoin(pixRecurrences, eq(pixRecurrences.id, pixRecurringCharges.recurrenceId))
-    .where(and(eq(pixRecurringCharges.status, 'PENDENTE'), lt(pixRecurringCharges.sendAttempts, 20)))
-    .limit(200)
+  const pending = await chargesToSend(deps.db, maxSendAttempts)
   let sent = 0
   for (const { charge, idRec } of pending) {
     const late = daysBetween(now, charge.dueDate) < 2
@@ -267,46 +221,33 @@ export async function sendPendingCharges(deps: AutomaticoDeps, now: Date): Promi
       }
     }
     await deps.db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select()
-        .from(pixRecurringCharges)
-        .where(eq(pixRecurringCharges.id, charge.id))
-        .for('update')
+      const locked = await lockCharge(tx, charge.id)
       if (locked?.status !== 'PENDENTE') return
       if (cobr) {
         const status = chargeMove('PENDENTE', cobr.status) ?? 'CRIADA'
-        await tx
-          .update(pixRecurringCharges)
-          .set({
-            status,
-            attempts: attemptsOf(cobr.tentativas),
-            history: [...locked.history, change(status, now, 'put_cobr')],
-            sendAttempts: locked.sendAttempts + 1,
-            updatedAt: now,
-          })
-          .where(eq(pixRecurringCharges.id, charge.id))
+        await updateCharge(tx, charge.id, {
+          status,
+          attempts: attemptsOf(cobr.tentativas),
+          history: [...locked.history, change(status, now, 'put_cobr')],
+          sendAttempts: locked.sendAttempts + 1,
+          updatedAt: now,
+        })
         sent += 1
         return
       }
-      if (late || locked.sendAttempts + 1 >= 20) {
+      if (late || locked.sendAttempts + 1 >= maxSendAttempts) {
         // Too late for the BCB window: this cycle is an ordinary invoice.
-        await tx
-          .update(pixRecurringCharges)
-          .set({
-            status: 'CANCELADA',
-            history: [...locked.history, change('CANCELADA', now, 'put_cobr', failure ?? 'fora do prazo de envio')],
-            fallbackAt: now,
-            closedAt: now,
-            updatedAt: now,
-          })
-          .where(eq(pixRecurringCharges.id, charge.id))
+        await updateCharge(tx, charge.id, {
+          status: 'CANCELADA',
+          history: [...locked.history, change('CANCELADA', now, 'put_cobr', failure ?? 'fora do prazo de envio')],
+          fallbackAt: now,
+          closedAt: now,
+          updatedAt: now,
+        })
         await backToInvoice(tx, deps, now, locked.paymentId)
         return
       }
-      await tx
-        .update(pixRecurringCharges)
-        .set({ sendAttempts: locked.sendAttempts + 1, updatedAt: now })
-        .where(eq(pixRecurringCharges.id, charge.id))
+      await updateCharge(tx, charge.id, { sendAttempts: locked.sendAttempts + 1, updatedAt: now })
     })
   }
   return sent
@@ -339,7 +280,7 @@ export function refreshCobr(deps: AutomaticoDeps, txid: string, source: string):
 async function refreshCobrOnce(deps: AutomaticoDeps, txid: string, source: string): Promise<CobrOutcome> {
   const client = deps.pix
   if (!client) return 'ignored'
-  const [row] = await deps.db.select().from(pixRecurringCharges).where(eq(pixRecurringCharges.txid, txid))
+  const row = await chargeByTxid(deps.db, txid)
   if (!row) return 'unknown'
   let cobr: Cobr
   try {
@@ -356,7 +297,7 @@ async function refreshCobrOnce(deps: AutomaticoDeps, txid: string, source: strin
 
   // 1. The row takes the PSP's status and attempts (under its lock, only moves the machine allows).
   const applied = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(pixRecurringCharges).where(eq(pixRecurringCharges.id, row.id)).for('update')
+    const locked = await lockCharge(tx, row.id)
     if (!locked) return null
     const move = chargeMove(locked.status, cobr.status)
     const attemptsChanged = JSON.stringify(locked.attempts) !== JSON.stringify(attempts)
@@ -367,18 +308,14 @@ async function refreshCobrOnce(deps: AutomaticoDeps, txid: string, source: strin
     else if (last && attemptsChanged)
       history.push(change(`tentativa ${last.date} ${last.status}`, now, source, last.code))
     const final = move && ['CONCLUIDA', 'REJEITADA', 'EXPIRADA', 'CANCELADA'].includes(move)
-    const [after] = await tx
-      .update(pixRecurringCharges)
-      .set({
-        ...(move ? { status: move } : {}),
-        attempts,
-        rejectCode: code ?? null,
-        history,
-        ...(final ? { closedAt: now } : {}),
-        updatedAt: now,
-      })
-      .where(eq(pixRecurringCharges.id, row.id))
-      .returning()
+    const after = await updateChargeReturning(tx, row.id, {
+      ...(move ? { status: move } : {}),
+      attempts,
+      rejectCode: code ?? null,
+      history,
+      ...(final ? { closedAt: now } : {}),
+      updatedAt: now,
+    })
     if (move) {
       await audit(tx, apiPixActor, `pix_automatico.cobr_${move.toLowerCase()}`, 'payment', locked.paymentId, {
         before: { txid, status: locked.status },
@@ -426,7 +363,7 @@ async function refreshCobrOnce(deps: AutomaticoDeps, txid: string, source: strin
 async function askRetry(deps: AutomaticoDeps, charge: ChargeRow, now: Date): Promise<boolean> {
   const client = deps.pix
   if (!client) return false
-  const [rec] = await deps.db.select().from(pixRecurrences).where(eq(pixRecurrences.id, charge.recurrenceId))
+  const rec = await recurrenceById(deps.db, charge.recurrenceId)
   const next = rec?.retryPolicy === 'PERMITE_3R_7D' ? nextRetryDate(charge.dueDate, now, charge.retryDates) : null
   if (!next) return false
   try {
@@ -437,20 +374,13 @@ async function askRetry(deps: AutomaticoDeps, charge: ChargeRow, now: Date): Pro
     return false
   }
   await deps.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(pixRecurringCharges)
-      .where(eq(pixRecurringCharges.id, charge.id))
-      .for('update')
+    const locked = await lockCharge(tx, charge.id)
     if (!locked || locked.retryDates.includes(next)) return
-    await tx
-      .update(pixRecurringCharges)
-      .set({
-        retryDates: [...locked.retryDates, next],
-        history: [...locked.history, change('RETENTATIVA', now, 'retry', next)],
-        updatedAt: now,
-      })
-      .where(eq(pixRecurringCharges.id, charge.id))
+    await updateCharge(tx, charge.id, {
+      retryDates: [...locked.retryDates, next],
+      history: [...locked.history, change('RETENTATIVA', now, 'retry', next)],
+      updatedAt: now,
+    })
     await markPastDue(tx, now, charge.subscriptionId)
     const row = await customerOf(tx, charge.subscriptionId)
     if (row) {
@@ -474,9 +404,9 @@ async function askRetry(deps: AutomaticoDeps, charge: ChargeRow, now: Date): Pro
 }
 
 async function markPastDue(tx: Tx, now: Date, subscriptionId: string) {
-  const [before] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update')
+  const before = await lockSubscription(tx, subscriptionId)
   if (!before || !['active', 'trialing'].includes(before.status) || before.currentPeriodEnd > now) return
-  await tx.update(subscriptions).set({ status: 'past_due', updatedAt: now }).where(eq(subscriptions.id, subscriptionId))
+  await markSubscriptionPastDue(tx, subscriptionId, now)
   await audit(tx, apiPixActor, 'subscription.past_due', 'subscription', subscriptionId, {
     before: { status: before.status },
     after: { status: 'past_due', by: 'pix_automatico' },
@@ -489,17 +419,14 @@ async function markPastDue(tx: Tx, now: Date, subscriptionId: string) {
  */
 async function fallBack(deps: AutomaticoDeps, charge: ChargeRow, now: Date) {
   await deps.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(pixRecurringCharges)
-      .where(eq(pixRecurringCharges.id, charge.id))
-      .for('update')
+    const locked = await lockCharge(tx, charge.id)
     if (!locked || locked.fallbackAt) return
-    await tx
-      .update(pixRecurringCharges)
-      .set({ fallbackAt: now, history: [...locked.history, change('FATURA', now, 'fallback')], updatedAt: now })
-      .where(eq(pixRecurringCharges.id, charge.id))
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, charge.paymentId))
+    await updateCharge(tx, charge.id, {
+      fallbackAt: now,
+      history: [...locked.history, change('FATURA', now, 'fallback')],
+      updatedAt: now,
+    })
+    const payment = await paymentById(tx, charge.paymentId)
     if (payment?.status !== 'pending') return
     await markPastDue(tx, now, charge.subscriptionId)
     // The ordinary invoice with its PIX code (the 'overdue' notice went out when the subscription became past_due).
@@ -523,15 +450,10 @@ export async function reconcileAutomatico(deps: AutomaticoDeps, now: Date): Prom
   try {
     const recs = await listRecs(client, since, now)
     if (recs.length > 0) {
-      const known = await deps.db
-        .select({ idRec: pixRecurrences.idRec, status: pixRecurrences.status })
-        .from(pixRecurrences)
-        .where(
-          inArray(
-            pixRecurrences.idRec,
-            recs.map((r) => r.idRec),
-          ),
-        )
+      const known = await recurrenceStatuses(
+        deps.db,
+        recs.map((r) => r.idRec),
+      )
       const local = new Map(known.map((k) => [k.idRec, k.status]))
       for (const rec of recs) {
         const status = local.get(rec.idRec)
@@ -546,15 +468,10 @@ export async function reconcileAutomatico(deps: AutomaticoDeps, now: Date): Prom
   try {
     const cobrs = await listCobrs(client, since, now)
     if (cobrs.length > 0) {
-      const known = await deps.db
-        .select()
-        .from(pixRecurringCharges)
-        .where(
-          inArray(
-            pixRecurringCharges.txid,
-            cobrs.map((c) => c.txid),
-          ),
-        )
+      const known = await chargesByTxids(
+        deps.db,
+        cobrs.map((c) => c.txid),
+      )
       const local = new Map(known.map((k) => [k.txid, k]))
       for (const cobr of cobrs) {
         const row = local.get(cobr.txid)
@@ -583,24 +500,9 @@ export async function reconcileAutomatico(deps: AutomaticoDeps, now: Date): Prom
 async function cancelUnneededCharges(deps: AutomaticoDeps, now: Date): Promise<number> {
   const client = deps.pix
   if (!client) return 0
-  const rows = await deps.db
-    .select({ charge: pixRecurringCharges })
-    .from(pixRecurringCharges)
-    .innerJoin(payments, eq(payments.id, pixRecurringCharges.paymentId))
-    .innerJoin(subscriptions, eq(subscriptions.id, pixRecurringCharges.subscriptionId))
-    .where(
-      and(
-        inArray(pixRecurringCharges.status, ['PENDENTE', 'CRIADA', 'ATIVA']),
-        or(
-          inArray(payments.status, ['paid', 'void']),
-          eq(subscriptions.cancelAtPeriodEnd, true),
-          eq(subscriptions.status, 'canceled'),
-        ),
-      ),
-    )
-    .limit(100)
+  const charges = await unneededCharges(deps.db)
   let done = 0
-  for (const { charge } of rows) {
+  for (const charge of charges) {
     if (charge.attempts.some((a) => a.status === 'PAGA')) continue
     if (daysBetween(now, charge.dueDate) < 1 && charge.status !== 'PENDENTE') continue // the PSP refuses from the date on
     try {
@@ -611,22 +513,15 @@ async function cancelUnneededCharges(deps: AutomaticoDeps, now: Date): Promise<n
       continue
     }
     await deps.db.transaction(async (tx) => {
-      const [locked] = await tx
-        .select()
-        .from(pixRecurringCharges)
-        .where(eq(pixRecurringCharges.id, charge.id))
-        .for('update')
+      const locked = await lockCharge(tx, charge.id)
       if (!locked || !['PENDENTE', 'CRIADA', 'ATIVA'].includes(locked.status)) return
-      await tx
-        .update(pixRecurringCharges)
-        .set({
-          status: 'CANCELADA',
-          fallbackAt: now, // nothing to fall back to: paid or ending; also keeps the overdue passes out
-          history: [...locked.history, change('CANCELADA', now, 'reconcile', 'fatura paga ou assinatura encerrando')],
-          closedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(pixRecurringCharges.id, charge.id))
+      await updateCharge(tx, charge.id, {
+        status: 'CANCELADA',
+        fallbackAt: now, // nothing to fall back to: paid or ending; also keeps the overdue passes out
+        history: [...locked.history, change('CANCELADA', now, 'reconcile', 'fatura paga ou assinatura encerrando')],
+        closedAt: now,
+        updatedAt: now,
+      })
       await audit(tx, apiPixActor, 'pix_automatico.cobr_cancelada', 'payment', charge.paymentId, {
         before: { txid: charge.txid, status: locked.status },
         after: { txid: charge.txid, status: 'CANCELADA', by: 'receiver' },
@@ -639,14 +534,9 @@ async function cancelUnneededCharges(deps: AutomaticoDeps, now: Date): Promise<n
 
 /** A subscription that ended (canceled): its recurrence is cancelled at the PSP after the last paid cycle. */
 async function endRecurrencesOfEndedSubscriptions(deps: AutomaticoDeps): Promise<number> {
-  const rows = await deps.db
-    .select({ rec: pixRecurrences })
-    .from(pixRecurrences)
-    .innerJoin(subscriptions, eq(subscriptions.id, pixRecurrences.subscriptionId))
-    .where(and(inArray(pixRecurrences.status, ['CRIADA', 'APROVADA']), eq(subscriptions.status, 'canceled')))
-    .limit(100)
+  const recs = await liveRecurrencesOfCanceledSubscriptions(deps.db)
   let done = 0
-  for (const { rec } of rows) {
+  for (const rec of recs) {
     try {
       if (await cancelRecurrence(deps, rec, 'subscription_ended')) done += 1
     } catch (error) {

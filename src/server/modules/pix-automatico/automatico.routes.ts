@@ -1,21 +1,18 @@
 // PIX Automático routes: checkout (Journey 3), the customer's automatic renewal (state, turn off, turn on), the
 // admin's view per subscription, the webhook registration, and the PSP's rec/cobr callbacks (triggers only).
 import { backgroundWork } from '../../http/background-work'
-import { and, eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import { pixCheckoutResultSchema, upgradeResultSchema } from '../../../domain/contracts/billing'
 import { DomainError } from '../../../domain/errors'
-import { subscriptions } from '../../db/schema/billing'
 import { problemSchema } from '../../http/problem'
 import { checkoutPix } from '../billing/billing.service'
 import { upgradeSubscription } from '../billing/customer-upgrade.service'
-import { plans } from '../../db/schema/plans'
-import { pixRecurrences } from '../../db/schema/pix-automatico'
 import { withPspCheckout, withPspUpgrade } from '../billing/pix-invoice'
 import { refreshCobr } from './automatico-renewals'
+import { ownsSubscription, planById, recurrenceById } from './automatico.repo'
 import {
   type AutomaticoDeps,
   adminView,
@@ -117,11 +114,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const d = deps(request)
       const user = userOf(request)
-      const [own] = await d.db
-        .select({ id: subscriptions.id })
-        .from(subscriptions)
-        .where(and(eq(subscriptions.id, request.params.id), eq(subscriptions.userId, user.id)))
-      if (!own) throw new DomainError('subscription_not_found')
+      if (!(await ownsSubscription(d.db, user.id, request.params.id))) throw new DomainError('subscription_not_found')
       return {
         enabled: Boolean(d.pix) && d.config.PIX_AUTOMATICO === true,
         automatico: await viewOf(d, request.params.id),
@@ -181,7 +174,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         await upgradeSubscription(d, user, { subscription_id: request.params.id, new_plan_id: request.body.plan_id }),
       )
       if (upgrade.kind !== 'pix') return { upgrade, copiaECola: null }
-      const [plan] = await d.db.select().from(plans).where(eq(plans.id, request.body.plan_id))
+      const plan = await planById(d.db, request.body.plan_id)
       if (!plan) throw new DomainError('plan_not_found')
       const rec = await authoriseForInvoice(
         d,
@@ -191,7 +184,7 @@ export const automaticoRoutes: FastifyPluginAsyncZod = async (app) => {
         { planId: plan.id, planName: plan.name, amountCents: plan.priceCents },
         taxId,
       )
-      const [row] = await d.db.select().from(pixRecurrences).where(eq(pixRecurrences.id, rec.id))
+      const row = await recurrenceById(d.db, rec.id)
       const code = row?.copiaECola ?? null
       return { upgrade: code ? { ...upgrade, pix: { ...upgrade.pix, brCode: code } } : upgrade, copiaECola: code }
     },

@@ -12,7 +12,6 @@
 // - Money moves only through confirmPayment (the admin's confirmation, actor system 'api-pix'): a settled cobr is
 //   confirmed exactly like a PIX paid by code, with its endToEndId unique in the database.
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import { DomainError } from '../../../domain/errors'
 import {
@@ -30,15 +29,7 @@ import {
 import { parseTaxId } from '../../../domain/cpf-cnpj'
 import { pixValor } from '../pix/api-pix-types'
 import type { Tx } from '../../db/client'
-import { profiles } from '../../db/schema/auth'
-import { payments, subscriptions } from '../../db/schema/billing'
-import { plans } from '../../db/schema/plans'
-import {
-  type CobrAttempt,
-  pixRecurrences,
-  pixRecurringCharges,
-  type StatusChange,
-} from '../../db/schema/pix-automatico'
+import type { CobrAttempt, StatusChange } from '../../db/schema/pix-automatico'
 import { audit } from '../audit/audit'
 import { ApiPixError } from '../pix/api-pix-client'
 import { ensurePixCharge } from '../billing/pix-invoice'
@@ -46,12 +37,32 @@ import { apiPixActor } from '../pix/pix-confirm.service'
 import { pixAutomaticoRevokedMessage } from '../lifecycle/notification-templates'
 import { enqueue, renderInvoiceCreated } from '../lifecycle/notifications.service'
 import type { LifecycleDeps } from '../lifecycle/pass-runner'
+import {
+  type ChargeRow,
+  chargesOf,
+  currentRecurrence,
+  customerOf,
+  insertRecurrence,
+  lockOpenChargesOf,
+  lockRecurrence,
+  nextOpenChargeOf,
+  otherLiveRecurrences,
+  profileById,
+  profileTaxId,
+  type RecurrenceRow,
+  recurrenceByIdRec,
+  recurrencesOf,
+  reopenAsPixInvoice,
+  setProfileTaxId,
+  subscriptionById,
+  updateCharge,
+  updateRecurrence,
+  userSubscriptionWithPlan,
+  waitingRecurrence,
+} from './automatico.repo'
 import { cancelRec, getRec, postLocrec, postRec, putRecWebhooks, type Rec } from './rec-client'
 
 export type AutomaticoDeps = LifecycleDeps
-
-type RecurrenceRow = typeof pixRecurrences.$inferSelect
-type ChargeRow = typeof pixRecurringCharges.$inferSelect
 
 /** True when PIX Automático is on: the PSP's API Pix and PIX_AUTOMATICO=true. */
 export function automaticoEnabled(deps: Pick<AutomaticoDeps, 'pix' | 'config'>): boolean {
@@ -85,12 +96,12 @@ export async function ensureTaxId(deps: AutomaticoDeps, userId: string, input: s
   if (input !== undefined && input.trim() !== '') {
     const parsed = parseTaxId(input)
     if (!parsed) throw new DomainError('tax_id_invalid')
-    await deps.db.update(profiles).set({ taxId: parsed.digits }).where(eq(profiles.id, userId))
+    await setProfileTaxId(deps.db, userId, parsed.digits)
     return parsed.digits
   }
-  const [row] = await deps.db.select({ taxId: profiles.taxId }).from(profiles).where(eq(profiles.id, userId))
-  if (!row?.taxId) throw new DomainError('tax_id_required')
-  return row.taxId
+  const taxId = await profileTaxId(deps.db, userId)
+  if (!taxId) throw new DomainError('tax_id_required')
+  return taxId
 }
 
 // ---- authorisation (rec) ----
@@ -113,10 +124,7 @@ export type AuthorisationInput = {
  */
 export async function requestAuthorisation(deps: AutomaticoDeps, input: AuthorisationInput): Promise<RecurrenceRow> {
   const client = requireClient(deps)
-  const [pending] = await deps.db
-    .select()
-    .from(pixRecurrences)
-    .where(and(eq(pixRecurrences.subscriptionId, input.subscriptionId), eq(pixRecurrences.status, 'CRIADA')))
+  const pending = await waitingRecurrence(deps.db, input.subscriptionId)
   if (pending && pending.firstPaymentId === input.paymentId && pending.amountCents === input.amountCents) return pending
   if (pending) {
     // A request for another invoice or amount replaces the one still waiting (it can no longer be approved).
@@ -152,32 +160,25 @@ export async function requestAuthorisation(deps: AutomaticoDeps, input: Authoris
   })
   if (!rec.dadosQR?.pixCopiaECola) throw new DomainError('pix_provider_error')
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(pixRecurrences)
-      .values({
-        id: randomUUID(),
-        subscriptionId: input.subscriptionId,
-        idRec: rec.idRec,
-        status: 'CRIADA',
-        planId: input.planId,
-        amountCents: input.amountCents,
-        retryPolicy: 'PERMITE_3R_7D',
-        firstPaymentId: input.paymentId,
-        journeyTxid: journeyTxid ?? null,
-        copiaECola: rec.dadosQR?.pixCopiaECola ?? null,
-        payerTaxId: input.taxId,
-        history: [change('CRIADA', now, 'checkout', journeyTxid ? 'JORNADA_3' : 'JORNADA_2')],
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning()
+    const row = await insertRecurrence(tx, {
+      id: randomUUID(),
+      subscriptionId: input.subscriptionId,
+      idRec: rec.idRec,
+      status: 'CRIADA',
+      planId: input.planId,
+      amountCents: input.amountCents,
+      retryPolicy: 'PERMITE_3R_7D',
+      firstPaymentId: input.paymentId,
+      journeyTxid: journeyTxid ?? null,
+      copiaECola: rec.dadosQR?.pixCopiaECola ?? null,
+      payerTaxId: input.taxId,
+      history: [change('CRIADA', now, 'checkout', journeyTxid ? 'JORNADA_3' : 'JORNADA_2')],
+      createdAt: now,
+      updatedAt: now,
+    })
     if (!row) {
       // Another request recorded one first: that one is shown; ours expires unused at the PSP.
-      const [other] = await tx
-        .select()
-        .from(pixRecurrences)
-        .where(and(eq(pixRecurrences.subscriptionId, input.subscriptionId), eq(pixRecurrences.status, 'CRIADA')))
+      const other = await waitingRecurrence(tx, input.subscriptionId)
       if (!other) throw new DomainError('pix_provider_error')
       return other
     }
@@ -208,18 +209,14 @@ export async function applyRecStatus(
 ): Promise<RecurrenceRow | null> {
   const now = deps.now()
   const updated = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(pixRecurrences).where(eq(pixRecurrences.id, row.id)).for('update')
+    const locked = await lockRecurrence(tx, row.id)
     if (!locked || locked.status === status || !canMoveRec(locked.status, status)) return null
-    const [after] = await tx
-      .update(pixRecurrences)
-      .set({
-        status,
-        history: [...locked.history, change(status, now, source, endCode ?? undefined)],
-        ...(status === 'APROVADA' ? { approvedAt: now } : { endedAt: now, cancelledBy, endCode }),
-        updatedAt: now,
-      })
-      .where(eq(pixRecurrences.id, row.id))
-      .returning()
+    const after = await updateRecurrence(tx, row.id, {
+      status,
+      history: [...locked.history, change(status, now, source, endCode ?? undefined)],
+      ...(status === 'APROVADA' ? { approvedAt: now } : { endedAt: now, cancelledBy, endCode }),
+      updatedAt: now,
+    })
     if (!after) return null
     await audit(tx, apiPixActor, `pix_automatico.rec_${status.toLowerCase()}`, 'subscription', row.subscriptionId, {
       before: { idRec: row.idRec, status: locked.status },
@@ -240,50 +237,28 @@ export async function applyRecStatus(
  * itself when its recurrence ends.
  */
 async function releaseOpenCharges(tx: Tx, deps: AutomaticoDeps, now: Date, rec: RecurrenceRow, source: string) {
-  const open = await tx
-    .select()
-    .from(pixRecurringCharges)
-    .where(
-      and(
-        eq(pixRecurringCharges.recurrenceId, rec.id),
-        inArray(pixRecurringCharges.status, ['PENDENTE', 'CRIADA', 'ATIVA']),
-      ),
-    )
-    .for('update')
+  const open = await lockOpenChargesOf(tx, rec.id)
   for (const charge of open) {
-    await tx
-      .update(pixRecurringCharges)
-      .set({
-        status: 'CANCELADA',
-        history: [...charge.history, change('CANCELADA', now, source, 'autorização encerrada')],
-        closedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(pixRecurringCharges.id, charge.id))
+    await updateCharge(tx, charge.id, {
+      status: 'CANCELADA',
+      history: [...charge.history, change('CANCELADA', now, source, 'autorização encerrada')],
+      closedAt: now,
+      updatedAt: now,
+    })
     await backToInvoice(tx, deps, now, charge.paymentId)
   }
 }
 
 /** An automatic renewal invoice becomes an ordinary PIX invoice (and the customer is sent it). */
 export async function backToInvoice(tx: Tx, deps: AutomaticoDeps, now: Date, paymentId: string): Promise<boolean> {
-  const [updated] = await tx
-    .update(payments)
-    .set({ status: 'pending_pix', pixChargeAttempts: 0, updatedAt: now })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
-    .returning({ id: payments.id })
-  if (!updated) return false
+  if (!(await reopenAsPixInvoice(tx, paymentId, now))) return false
   const rendered = await renderInvoiceCreated(tx, deps, paymentId)
   if (rendered) await enqueue(tx, now, rendered)
   return true
 }
 
 async function notifyRevoked(tx: Tx, deps: AutomaticoDeps, now: Date, rec: RecurrenceRow) {
-  const [row] = await tx
-    .select({ profile: profiles, plan: plans })
-    .from(subscriptions)
-    .innerJoin(profiles, eq(profiles.id, subscriptions.userId))
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(eq(subscriptions.id, rec.subscriptionId))
+  const row = await customerOf(tx, rec.subscriptionId)
   if (!row) return
   await enqueue(tx, now, {
     kind: 'pix_automatico_revoked',
@@ -301,16 +276,7 @@ async function notifyRevoked(tx: Tx, deps: AutomaticoDeps, now: Date, rec: Recur
 
 /** A newer recurrence was approved (upgrade, turned on again): the older approved ones are cancelled at the PSP. */
 async function retireOlderRecurrences(deps: AutomaticoDeps, approved: RecurrenceRow) {
-  const older = await deps.db
-    .select()
-    .from(pixRecurrences)
-    .where(
-      and(
-        eq(pixRecurrences.subscriptionId, approved.subscriptionId),
-        inArray(pixRecurrences.status, ['APROVADA', 'CRIADA']),
-        sql`${pixRecurrences.id} <> ${approved.id}`,
-      ),
-    )
+  const older = await otherLiveRecurrences(deps.db, approved.subscriptionId, approved.id)
   for (const row of older) await cancelRecurrence(deps, row, 'replaced')
 }
 
@@ -341,7 +307,7 @@ export type RecOutcome = 'unknown' | 'same' | 'applied' | 'ignored' | 'not_found
 export async function refreshRec(deps: AutomaticoDeps, idRec: string, source: string): Promise<RecOutcome> {
   const client = deps.pix
   if (!client) return 'ignored'
-  const [row] = await deps.db.select().from(pixRecurrences).where(eq(pixRecurrences.idRec, idRec))
+  const row = await recurrenceByIdRec(deps.db, idRec)
   if (!row) return 'unknown'
   let rec: Rec
   try {
@@ -377,34 +343,11 @@ export type AutomaticoView = {
   copiaECola: string | null
 }
 
-export async function currentRecurrence(db: AutomaticoDeps['db'], subscriptionId: string) {
-  const [row] = await db
-    .select()
-    .from(pixRecurrences)
-    .where(eq(pixRecurrences.subscriptionId, subscriptionId))
-    .orderBy(
-      sql`case ${pixRecurrences.status} when 'APROVADA' then 0 when 'CRIADA' then 1 else 2 end`,
-      desc(pixRecurrences.createdAt),
-    )
-    .limit(1)
-  return row ?? null
-}
-
 export async function viewOf(deps: Pick<AutomaticoDeps, 'db'>, subscriptionId: string): Promise<AutomaticoView | null> {
   const rec = await currentRecurrence(deps.db, subscriptionId)
   if (!rec) return null
-  const [subscription] = await deps.db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId))
-  const [open] = await deps.db
-    .select()
-    .from(pixRecurringCharges)
-    .where(
-      and(
-        eq(pixRecurringCharges.recurrenceId, rec.id),
-        inArray(pixRecurringCharges.status, ['PENDENTE', 'CRIADA', 'ATIVA']),
-      ),
-    )
-    .orderBy(pixRecurringCharges.dueDate)
-    .limit(1)
+  const subscription = await subscriptionById(deps.db, subscriptionId)
+  const open = await nextOpenChargeOf(deps.db, rec.id)
   const state = autoRenewalState(rec.status, rec.cancelledBy)
   const next =
     open?.dueDate ??
@@ -424,16 +367,8 @@ export async function viewOf(deps: Pick<AutomaticoDeps, 'db'>, subscriptionId: s
 
 /** The admin's view: every recurrence and recurring charge of a subscription with its history, codes in words. */
 export async function adminView(deps: Pick<AutomaticoDeps, 'db'>, subscriptionId: string) {
-  const recs = await deps.db
-    .select()
-    .from(pixRecurrences)
-    .where(eq(pixRecurrences.subscriptionId, subscriptionId))
-    .orderBy(pixRecurrences.createdAt)
-  const charges = await deps.db
-    .select()
-    .from(pixRecurringCharges)
-    .where(eq(pixRecurringCharges.subscriptionId, subscriptionId))
-    .orderBy(pixRecurringCharges.dueDate)
+  const recs = await recurrencesOf(deps.db, subscriptionId)
+  const charges = await chargesOf(deps.db, subscriptionId)
   return {
     recurrences: recs.map((r) => ({
       id: r.id,
@@ -468,7 +403,7 @@ export async function adminView(deps: Pick<AutomaticoDeps, 'db'>, subscriptionId
 // ---- customer actions ----
 
 /** The payer's name at the PSP: the person for a CPF, the company for a CNPJ. */
-function payerNameFor(profile: { name: string; companyName: string } | undefined, user: SessionUser, taxId: string) {
+function payerNameFor(profile: { name: string; companyName: string } | null, user: SessionUser, taxId: string) {
   const name = taxId.length === 11 ? profile?.name : profile?.companyName || profile?.name
   return (name || user.name).slice(0, 140)
 }
@@ -482,9 +417,9 @@ export async function authoriseForInvoice(
   target: { planId: string; planName: string; amountCents: number },
   taxId: string,
 ): Promise<RecurrenceRow> {
-  const [subscription] = await deps.db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId))
+  const subscription = await subscriptionById(deps.db, subscriptionId)
   if (!subscription || subscription.userId !== user.id) throw new DomainError('subscription_not_found')
-  const [profile] = await deps.db.select().from(profiles).where(eq(profiles.id, user.id))
+  const profile = await profileById(deps.db, user.id)
   return requestAuthorisation(deps, {
     subscriptionId,
     paymentId,
@@ -498,11 +433,7 @@ export async function authoriseForInvoice(
 }
 
 async function ownSubscription(deps: AutomaticoDeps, user: SessionUser, subscriptionId: string) {
-  const [row] = await deps.db
-    .select({ subscription: subscriptions, plan: plans })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.userId, user.id)))
+  const row = await userSubscriptionWithPlan(deps.db, user.id, subscriptionId)
   if (!row) throw new DomainError('subscription_not_found')
   return row
 }
@@ -530,7 +461,7 @@ export async function turnOn(deps: AutomaticoDeps, user: SessionUser, subscripti
   const current = await currentRecurrence(deps.db, subscriptionId)
   if (current?.status === 'APROVADA') throw new DomainError('pix_automatico_not_allowed')
   const taxId = await ensureTaxId(deps, user.id, taxInput)
-  const [profile] = await deps.db.select().from(profiles).where(eq(profiles.id, user.id))
+  const profile = await profileById(deps.db, user.id)
   await requestAuthorisation(deps, {
     subscriptionId,
     paymentId: null,
