@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { setupApp } from './support/app'
 import { viewports } from './support/browser'
@@ -115,5 +116,73 @@ describe('a plan change by an admin', () => {
     const hidden = await (await fetch(`${app.url}/plans`)).text()
     expect(hidden).not.toContain('Profissional Plus')
     expect(hidden).toContain('Básico')
+  })
+})
+
+describe('scripts after the first paint', () => {
+  it('a public page paints before it asks for any script, its one inline loader allowed by its hash, then hydrates', async () => {
+    const response = await fetch(`${app.url}/plans`)
+    const html = await response.text()
+    // Compressed like every answer (the pages were once served by the not-found handler, which skipped it).
+    expect(response.headers.get('content-encoding')).toMatch(/^(br|gzip)$/)
+    const head = html.slice(0, html.indexOf('</head>'))
+    expect(head).not.toMatch(/<script type="module"|rel="modulepreload"/)
+    const inline = [...html.matchAll(/<script>([^<]+)<\/script>/g)].map((m) => m[1]!)
+    expect(inline).toHaveLength(1)
+    const hash = `'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`
+    const scriptSrc = /script-src ([^;]+)/.exec(response.headers.get('content-security-policy') ?? '')?.[1] ?? ''
+    expect(scriptSrc.split(' ')).toEqual(["'self'", hash])
+
+    const context = await app.browser.newContext({ viewport: viewports.mobile, locale: 'pt-BR' })
+    try {
+      const page = await context.newPage()
+      const refused: string[] = []
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/.test(message.text())) refused.push(message.text())
+      })
+      await page.goto(app.at('/plans'))
+      await page.locator('html[data-hydrated]').waitFor()
+      const timing = await page.evaluate(() => ({
+        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        scripts: performance
+          .getEntriesByType('resource')
+          .filter((r) => r.name.endsWith('.js'))
+          .map((r) => r.startTime),
+      }))
+      expect(refused).toEqual([])
+      expect(timing.scripts.length).toBeGreaterThan(0)
+      expect(Math.min(...timing.scripts)).toBeGreaterThanOrEqual(timing.paint)
+      // Hydrated: the page's buttons act.
+      await page
+        .getByRole('button', { name: /^Assinar / })
+        .first()
+        .click()
+      await page.getByRole('dialog').waitFor()
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('a button pressed before the page has its code acts once the page is hydrated', async () => {
+    const context = await app.browser.newContext({ viewport: viewports.desktop, locale: 'pt-BR' })
+    try {
+      const page = await context.newPage()
+      // The entry script is held until the button was pressed: the click lands on the prerendered HTML.
+      let release = () => {}
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+        await held
+        await route.continue()
+      })
+      await page.goto(app.at('/plans'), { waitUntil: 'domcontentloaded' })
+      await page.getByRole('button', { name: 'Assinar Básico' }).click()
+      expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated'))).toBe(false)
+      release()
+      await page.getByRole('dialog').getByRole('heading', { name: 'Assinar Básico' }).waitFor()
+    } finally {
+      await context.close()
+    }
   })
 })

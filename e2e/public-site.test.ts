@@ -92,8 +92,9 @@ describe('server answers for the SPA', () => {
     expect(index.headers.get('cache-control')).toBe('no-cache')
     const html = await index.text()
     expect(html).toContain('<html lang="pt-BR">')
-    const script = html.match(/src="(\/assets\/index-[\w-]+\.js)"/)?.[1]
-    expect(script, 'entry script in index.html').toBeDefined()
+    // A prerendered page names its entry script in #app-modules (requested after the first paint).
+    const script = html.match(/"entry":"(\/assets\/index-[\w-]+\.js)"/)?.[1]
+    expect(script, 'entry script in the page').toBeDefined()
     // Public pages preload nothing of the dashboard.
     expect(html).not.toContain('dashboard-routes')
 
@@ -263,6 +264,8 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       await visible(page.getByRole('heading', { name: '404' }))
       await visible(page.getByText('Oops! Page not found'))
       expect(await page.title()).toBe('Página não encontrada | Atendimento Multicanal')
+      // The app logs the path once it runs (the prerendered page shows before its code is loaded).
+      await page.locator('html[data-hydrated]').waitFor()
       expect(consoleErrors.some((m) => m.includes('/pagina-que-nao-existe'))).toBe(true)
       await expectWhatsAppButton(page)
       await expectAccessible(page)

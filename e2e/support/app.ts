@@ -117,8 +117,12 @@ export function setupApp(options: AppOptions = {}) {
     at: (path: string) => `${app.server.url}${path}`,
 
     /** A browser context of its own (cookies, viewport) in pt-BR. */
-    newContext: (viewport: Viewport = 'desktop', extra: { acceptDownloads?: boolean } = {}) =>
-      app.browser.newContext({ viewport: viewports[viewport], locale: 'pt-BR', ...extra }),
+    newContext: async (viewport: Viewport = 'desktop', extra: { acceptDownloads?: boolean } = {}) => {
+      const context = await app.browser.newContext({ viewport: viewports[viewport], locale: 'pt-BR', ...extra })
+      const newPage = context.newPage.bind(context)
+      context.newPage = async () => hydratingGoto(await newPage())
+      return context
+    },
     /** A page in a context of its own; close it with `page.context().close()`. */
     async newPage(viewport: Viewport = 'desktop'): Promise<Page> {
       return (await app.newContext(viewport)).newPage()
@@ -194,4 +198,21 @@ export function setupApp(options: AppOptions = {}) {
     },
   }
   return app
+}
+
+/**
+ * A prerendered page asks for its code after its first paint (server/modules/site/after-paint.ts), so its `load`
+ * event can come before React handles its events. The journeys act on hydrated pages, as they did when that code
+ * loaded from <head> (before `load`): `goto` of a prerendered page also waits for `html[data-hydrated]`. What a
+ * visitor does before that (a button pressed) is tested on its own in prerender.test.ts.
+ */
+function hydratingGoto(page: Page): Page {
+  const goto = page.goto.bind(page)
+  page.goto = async (url, options) => {
+    const response = await goto(url, options)
+    if ((await page.locator('#app-modules').count()) > 0)
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+    return response
+  }
+  return page
 }

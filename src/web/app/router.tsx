@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense } from 'react'
+import { PageHydrated } from './page-hydrated'
 import { Route, Routes } from 'react-router'
 import { LandingPage } from '@/web/features/site/landing-page'
 import { NotFoundPage } from '@/web/features/site/not-found-page'
@@ -128,6 +129,7 @@ export function AppRoutes() {
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
+        <PageHydrated />
       </Suspense>
     </RouteErrorBoundary>
   )

@@ -6,6 +6,7 @@ import type { SessionUser } from '../../../domain/contracts/auth'
 import type { Plan } from '../../../domain/contracts/plans'
 import type { SiteConfig } from '../../../domain/contracts/site'
 import type { EmbeddedState } from '../../../web/app/embedded-state'
+import { afterPaintTags, takeModuleTags } from './after-paint'
 
 /** What `vite build --ssr entry-server.tsx` (src/web/entry-server.tsx) exports, built into dist/ssr. */
 type EntryServer = {
@@ -118,9 +119,20 @@ export function createPrerenderer(options: PrerenderOptions) {
     if (preloads) html = html.replace('</head>', `${preloads}</head>`)
     if (rendered && stylesheet && inlineCss !== null)
       html = html.replace(stylesheet[0], () => `<style>${inlineCss}</style>`)
+    // A prerendered page asks for its scripts after its first paint (after-paint.ts); the shell needs them at once.
+    let tail = ''
+    if (rendered) {
+      const headEnd = html.indexOf('</head>')
+      const moved = takeModuleTags(html.slice(0, headEnd))
+      if (moved.entry) {
+        html = moved.head + html.slice(headEnd)
+        tail = afterPaintTags(moved.entry, moved.preload)
+      }
+    }
     return html.replace(
       '<div id="root"></div>',
-      `<div id="root">${rendered?.html ?? ''}</div><script id="app-state" type="application/json">${json}</script>`,
+      () =>
+        `<div id="root">${rendered?.html ?? ''}</div><script id="app-state" type="application/json">${json}</script>${tail}`,
     )
   }
 
