@@ -20,14 +20,14 @@ export const afterPaintModulesId = 'app-modules'
 export const afterPaintLoader =
   '(function(){var d=document,q=window.__early={click:null,submit:null,done:false},started=0;' +
   "d.addEventListener('click',function(e){if(q.done||!(e.target instanceof Element))return;" +
-  "var t=e.target.closest('button, [role=\"button\"]');if(t)q.click=t},true);" +
+  'var t=e.target.closest(\'button, [role="button"]\');if(t)q.click=t},true);' +
   "d.addEventListener('submit',function(e){if(q.done)return;e.preventDefault();" +
   'q.submit={form:e.target,submitter:e.submitter||null}},true);' +
   'function go(){if(started)return;started=1;' +
   "var m=JSON.parse(d.getElementById('app-modules').textContent);" +
   "m.preload.forEach(function(h){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=h;" +
   "d.head.appendChild(l)});var s=d.createElement('script');s.type='module';s.crossOrigin='';s.src=m.entry;" +
-  "d.head.appendChild(s)}try{new PerformanceObserver(function(list){" +
+  'd.head.appendChild(s)}try{new PerformanceObserver(function(list){' +
   "if(list.getEntriesByName('first-contentful-paint').length)setTimeout(go,0)})" +
   ".observe({type:'paint',buffered:true})}catch(e){}setTimeout(go,3000)})()"
 
