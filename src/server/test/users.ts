@@ -74,6 +74,11 @@ export async function verifyPhone(t: TestApp, phone: string, cookie?: string): P
   return browser
 }
 
+/** The profile's number change as the page sends it: `phone` from the browser holding `browser`'s verification. */
+export function changeWhatsApp(t: TestApp, cookie: string, phone: string, browser?: string) {
+  return post(t.app, '/api/profile/whatsapp', { whatsapp_number: phone }, cookies(cookie, browser))
+}
+
 export type TestUser = { id: string; email: string; password: string; phone: string; cookie: string }
 
 /** Sign-up through the API (WhatsApp code from the outbox), e-mail confirmed by its link, signed in. */

@@ -10,7 +10,7 @@ import { auditLog, rateLimits, webhookEvents, whatsappVerifications } from '../.
 import { cardSimulatorSessions } from '../../db/schema/stripe'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import {
-  cookies,
+  changeWhatsApp,
   createUser,
   get,
   origin,
@@ -85,12 +85,7 @@ beforeAll(async () => {
   expect(patched.statusCode, patched.body).toBe(200)
   const newPhone = uniquePhone()
   const browser = await verifyPhone(t, newPhone, maria.cookie)
-  const changed = await post(
-    t.app,
-    '/api/profile/whatsapp',
-    { whatsapp_number: newPhone },
-    cookies(maria.cookie, browser),
-  )
+  const changed = await changeWhatsApp(t, maria.cookie, newPhone, browser)
   expect(changed.statusCode, changed.body).toBe(200)
   maria.phone = newPhone
 

@@ -5,6 +5,7 @@ import { profiles } from '../../db/schema/auth'
 import { auditLog, whatsappVerifications } from '../../db/schema/platform'
 import { createTestApp, type TestApp } from '../../test/test-app'
 import {
+  changeWhatsApp,
   cookies,
   createUser,
   get,
@@ -108,12 +109,7 @@ describe('WhatsApp change', () => {
 
   it('refuses a number when only another one was verified', async () => {
     const browser = await verifyPhone(t, uniquePhone())
-    const response = await post(
-      t.app,
-      '/api/profile/whatsapp',
-      { whatsapp_number: uniquePhone() },
-      cookies(user.cookie, browser),
-    )
+    const response = await changeWhatsApp(t, user.cookie, uniquePhone(), browser)
     expect(response.statusCode).toBe(400)
     expect((await row()).whatsappNumber).toBe(user.phone)
   })
@@ -121,12 +117,7 @@ describe('WhatsApp change', () => {
   it('changes the number after a fresh verification of the new number, once per verification', async () => {
     const phone = uniquePhone()
     const browser = await verifyPhone(t, phone)
-    const response = await post(
-      t.app,
-      '/api/profile/whatsapp',
-      { whatsapp_number: phone },
-      cookies(user.cookie, browser),
-    )
+    const response = await changeWhatsApp(t, user.cookie, phone, browser)
     expect(response.statusCode, response.body).toBe(200)
     expect((response.json() as Profile).whatsappNumber).toBe(phone)
     expect((await row()).whatsappNumber).toBe(phone)
@@ -137,7 +128,7 @@ describe('WhatsApp change', () => {
     expect(audits).toHaveLength(1)
     expect(audits[0]?.before).toEqual({ whatsappNumber: user.phone })
 
-    const reused = await post(t.app, '/api/profile/whatsapp', { whatsapp_number: phone }, cookies(user.cookie, browser))
+    const reused = await changeWhatsApp(t, user.cookie, phone, browser)
     expect(reused.statusCode).toBe(400)
     expect(reused.json()).toMatchObject({ code: 'whatsapp_not_verified' })
   })
@@ -146,12 +137,7 @@ describe('WhatsApp change', () => {
     const phone = uniquePhone()
     const browser = await verifyPhone(t, phone)
     t.clock.advance(31 * 60_000)
-    const response = await post(
-      t.app,
-      '/api/profile/whatsapp',
-      { whatsapp_number: phone },
-      cookies(user.cookie, browser),
-    )
+    const response = await changeWhatsApp(t, user.cookie, phone, browser)
     expect(response.statusCode).toBe(400)
     expect(response.json()).toMatchObject({ code: 'whatsapp_not_verified' })
   })
