@@ -6,7 +6,8 @@ import { freePort } from './free-port'
 
 export type SmtpMode = 'ok' | 'hang' | 'refuse'
 
-export type ReceivedMail = { to: string[]; raw: string }
+/** `from` and `to` from the SMTP envelope (MAIL FROM, RCPT TO); `raw` is the message as sent (headers and body). */
+export type ReceivedMail = { from: string | undefined; to: string[]; raw: string }
 
 export type TestSmtp = {
   url: string
@@ -46,7 +47,9 @@ export async function startSmtp(): Promise<TestSmtp> {
           const chunks: Buffer[] = []
           stream.on('data', (chunk: Buffer) => chunks.push(chunk))
           stream.on('end', () => {
+            const from = session.envelope.mailFrom
             received.push({
+              from: from ? from.address : undefined,
               to: session.envelope.rcptTo.map((r) => r.address),
               raw: Buffer.concat(chunks).toString('utf8'),
             })

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSmtp, type TestSmtp } from '../../test/smtp'
 import { createMailSender } from './email'
 import { readOutbox } from './outbox'
 import { confirmEmail, resetPassword } from './templates'
@@ -12,54 +12,26 @@ const from = 'Atendimento Multicanal <nao-responda@example.com.br>'
 const confirmUrl =
   'http://localhost:3000/api/auth/verify-email?token=eyJhbGciOiJIUzI1NiJ9.abc-def_123&callbackURL=%2Flogin'
 
-interface ReceivedMail {
-  mailFrom: string | undefined
-  rcptTo: string[]
-  raw: string
-}
-
 // A real SMTP server on loopback: nodemailer speaks the real protocol to it.
-const received: ReceivedMail[] = []
-let smtp: SMTPServer
-let smtpUrl: string
+let smtp: TestSmtp
 let tempDir: string
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('end', () => {
-        const mailFrom = session.envelope.mailFrom
-        received.push({
-          mailFrom: mailFrom ? mailFrom.address : undefined,
-          rcptTo: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  const address = smtp.server.address()
-  if (typeof address !== 'object' || address === null) throw new Error('SMTP server is not listening on TCP')
-  smtpUrl = `smtp://127.0.0.1:${address.port}`
+  smtp = await startSmtp()
+  await smtp.mode('ok')
   tempDir = await mkdtemp(path.join(tmpdir(), 'email-test-'))
 })
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(resolve))
+  await smtp.close()
   await rm(tempDir, { recursive: true, force: true })
 })
 
 /** The production sender to the test SMTP server, what it received so far forgotten. */
 function smtpSender() {
-  received.length = 0
+  smtp.received.length = 0
   return createMailSender({
-    smtpUrl,
+    smtpUrl: smtp.url,
     from,
     outboxPath: path.join(tempDir, 'unused.jsonl'),
     production: true,
@@ -73,10 +45,10 @@ describe('SMTP mail sender', () => {
 
     await sender.send({ to: 'maria@example.com.br', ...confirmEmail({ name: 'Maria', url: confirmUrl }) })
 
-    expect(received).toHaveLength(1)
-    const mail = parseMail(received[0]?.raw ?? '')
-    expect(received[0]?.mailFrom).toBe('nao-responda@example.com.br')
-    expect(received[0]?.rcptTo).toEqual(['maria@example.com.br'])
+    expect(smtp.received).toHaveLength(1)
+    const mail = parseMail(smtp.received[0]?.raw ?? '')
+    expect(smtp.received[0]?.from).toBe('nao-responda@example.com.br')
+    expect(smtp.received[0]?.to).toEqual(['maria@example.com.br'])
     expect(mail.header('to')).toBe('maria@example.com.br')
     expect(mail.header('subject')).toBe('Confirme seu e-mail')
     expect(mail.parts.map((p) => p.type)).toEqual(['text/plain', 'text/html'])
@@ -92,7 +64,7 @@ describe('SMTP mail sender', () => {
 
     await sender.send({ to: 'joao@example.com.br', ...resetPassword({ name: 'João', url }) })
 
-    const mail = parseMail(received[0]?.raw ?? '')
+    const mail = parseMail(smtp.received[0]?.raw ?? '')
     expect(mail.header('subject')).toBe('Redefinição de senha')
     expect(mail.parts[0]?.body.split(/\r?\n/)).toContain(url)
   })
