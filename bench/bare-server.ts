@@ -71,8 +71,8 @@ const plan = (r: Row) => ({
   active: r.active,
 })
 
-// The customer lists come like the app's (customer-lists.ts, `…WithSession`): one statement with the session row and
-// its user, the page (only the columns shown) and the total as a window count.
+// The customer lists come like the app's (customer-lists.repo.ts, `…WithSession`): one statement with the session
+// row and its user, the page (only the columns shown) and the total as a window count.
 const sessionColumns = `s.id as session_id, s.expires_at, s.created_at as session_created_at, u.id as u_id, u.name,
   u.email, u.created_at as u_created_at, u.company_name, u.whatsapp_number, u.role_id, u.two_factor_enabled`
 

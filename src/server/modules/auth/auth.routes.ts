@@ -1,5 +1,4 @@
 import { APIError } from 'better-auth/api'
-import { eq } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import {
@@ -14,13 +13,13 @@ import {
   verifyCodeInputSchema,
 } from '../../../domain/contracts/auth'
 import { DomainError, type DomainErrorCode } from '../../../domain/errors'
-import { profiles } from '../../db/schema/auth'
 import { problemSchema } from '../../http/problem'
 import { hotSerializer } from '../../http/hot-serializer'
 import { toSessionUser } from '../../http/session'
 import { forwardSetCookie, toWebHeaders } from '../../http/web-headers'
 import { clientKey, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
 import { issueBrowserToken, readBrowserToken } from '../whatsapp/browser-token'
+import { emailTaken } from './auth.repo'
 import { assertSignInAllowed, recordSignInFailure } from './sign-in-guard'
 import {
   consumeVerification,
@@ -118,12 +117,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // registered.
       const browserToken = readBrowserToken(request, app.ctx.config.secureCookies)
       const verificationId = await consumeVerification(app.ctx.db, input.whatsappNumber, browserToken, now())
-      const [taken] = await app.ctx.db
-        .select({ id: profiles.id })
-        .from(profiles)
-        .where(eq(profiles.email, input.email))
-        .limit(1)
-      if (taken) {
+      if (await emailTaken(app.ctx.db, input.email)) {
         // Given back, so the common mistake (an e-mail already registered) costs no new code.
         await releaseVerification(app.ctx.db, verificationId)
         throw new DomainError('email_taken')

@@ -2,13 +2,12 @@
 // (account, network). A stranger's failures lock the stranger's pair; the owner, from an address that has not
 // failed, still signs in. Only a flood (100 failures in an hour, from everywhere) locks the account as a whole,
 // and then its owner is told once.
-import { eq } from 'drizzle-orm'
 import { DomainError } from '../../../domain/errors'
-import { profiles } from '../../db/schema/auth'
 import type { LifecycleDeps } from '../lifecycle/pass-runner'
 import { sendAccountEmail } from '../lifecycle/notifications.service'
 import { accountLockedEmail } from '../messaging/templates'
 import { clientKey, countHit, currentCount, hitRateLimit, rateRules } from '../rate-limit/rate-limit'
+import { accountOwner } from './auth.repo'
 
 export type SignInGuardDeps = LifecycleDeps
 
@@ -32,11 +31,7 @@ export async function recordSignInFailure(deps: SignInGuardDeps, email: string, 
   await countHit(deps.db, pairKey(email, ip), rateRules.signInFailuresPerAccountAndIp, now)
   const failures = await countHit(deps.db, accountKey(email), rateRules.signInFailuresPerAccount, now)
   if (failures !== rateRules.signInFailuresPerAccount.limit) return
-  const [owner] = await deps.db
-    .select({ id: profiles.id, name: profiles.name, email: profiles.email })
-    .from(profiles)
-    .where(eq(profiles.email, email))
-    .limit(1)
+  const owner = await accountOwner(deps.db, email)
   if (!owner) return
   const message = accountLockedEmail({ name: owner.name, url: `${deps.config.appUrl}/forgot-password` })
   try {

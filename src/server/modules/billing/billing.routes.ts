@@ -30,7 +30,7 @@ import {
   listMyPaymentsWithSession,
   listMySubscriptions,
   listMySubscriptionsWithSession,
-} from './customer-lists'
+} from './customer-lists.repo'
 
 const idParamsSchema = z.object({ id: z.string().min(1).max(100) })
 const readErrors = { 401: problemSchema } as const

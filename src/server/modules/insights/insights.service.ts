@@ -1,12 +1,11 @@
 // The admin home ('Visão geral do negócio'): live figures plus the monthly aggregates, and the lifecycle pass that
 // keeps those aggregates fresh. Metric definitions: README, "Admin home: MRR movements and rates".
-import { lte } from 'drizzle-orm'
 import type { AdminInsights, InsightsMonth } from '../../../domain/contracts/insights'
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
-import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 import type { LifecycleDeps, PassResult } from '../lifecycle/pass-runner'
 import {
+  claimRefreshSlot,
   insightsMonths,
   type MonthlyRow,
   monthAfter,
@@ -23,17 +22,8 @@ import {
 export const insightsRefreshMinutes = 10
 const passName = 'insights'
 
-async function claimSlot(db: Executor, now: Date): Promise<boolean> {
-  const [slot] = await db
-    .insert(lifecyclePassRuns)
-    .values({ name: passName, lastRunAt: now })
-    .onConflictDoUpdate({
-      target: lifecyclePassRuns.name,
-      set: { lastRunAt: now },
-      setWhere: lte(lifecyclePassRuns.lastRunAt, new Date(now.getTime() - insightsRefreshMinutes * 60_000)),
-    })
-    .returning()
-  return slot !== undefined
+function claimSlot(db: Executor, now: Date): Promise<boolean> {
+  return claimRefreshSlot(db, passName, now, new Date(now.getTime() - insightsRefreshMinutes * 60_000))
 }
 
 /**

@@ -1,12 +1,32 @@
-// The lifecycle passes' queries (claims and the set-based statements a batch is handled with). Queries only, taking
-// a `db` or `tx`; the rules and the transactions are in the passes' services (renewals, period-end, notifications).
-import { and, asc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
+// The lifecycle passes' queries (the run slots, claims and the set-based statements a batch is handled with).
+// Queries only, taking a `db` or `tx`; the rules and the transactions are in pass-runner.ts and the passes' services
+// (renewals, period-end, notifications).
+import { and, asc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm'
+import { openPaymentStatuses } from '../../../domain/subscription-status'
 import type { Executor, Tx } from '../../db/client'
 import { type PaymentRow, payments, type SubscriptionRow, subscriptions } from '../../db/schema/billing'
+import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 import { plans } from '../../db/schema/plans'
 import { selectPaymentsWithPlansAndProfile, selectSubscriptionsWithPlanAndProfile } from '../../db/subscription-rows'
 
 type SubscriptionStatus = SubscriptionRow['status']
+
+/**
+ * Takes the pass's slot in lifecycle_pass_runs (last_run_at = now) when its last run was at or before `lastRunBy`,
+ * in one upsert, so of several instances exactly one gets true.
+ */
+export async function claimPassSlot(db: Executor, name: string, now: Date, lastRunBy: Date): Promise<boolean> {
+  const [slot] = await db
+    .insert(lifecyclePassRuns)
+    .values({ name, lastRunAt: now })
+    .onConflictDoUpdate({
+      target: lifecyclePassRuns.name,
+      set: { lastRunAt: now },
+      setWhere: lte(lifecyclePassRuns.lastRunAt, lastRunBy),
+    })
+    .returning()
+  return slot !== undefined
+}
 
 /**
  * Up to `limit` PIX subscriptions in the given statuses matching `where`, from the cursor on, in (period end, id)
@@ -153,4 +173,50 @@ export function voidOpenPaymentsOf(
     .set({ status: 'void', updatedAt: now })
     .where(and(inArray(payments.subscriptionId, subscriptionIds), inArray(payments.status, openStatuses)))
     .returning({ id: payments.id, subscriptionId: payments.subscriptionId })
+}
+
+/**
+ * Up to `limit` subscriptions (any method or status) with an open upgrade invoice whose priced period (else the
+ * subscription's current one) ended by `now`, in (period end, id) order, locked FOR UPDATE; rows another
+ * transaction holds are skipped, and so are the `seen` ones.
+ */
+export function claimSubscriptionsWithLapsedUpgrade(
+  tx: Executor,
+  now: Date,
+  seen: string[],
+  limit: number,
+): Promise<SubscriptionRow[]> {
+  const lapsedUpgrade = and(
+    eq(payments.subscriptionId, subscriptions.id),
+    eq(payments.type, 'upgrade'),
+    inArray(payments.status, [...openPaymentStatuses]),
+    lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscriptions.currentPeriodEnd})`, now),
+  )
+  return tx
+    .select()
+    .from(subscriptions)
+    .where(and(sql`exists (select 1 from ${payments} where ${lapsedUpgrade})`, notInArray(subscriptions.id, seen)))
+    .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
+    .limit(limit)
+    .for('update', { skipLocked: true })
+}
+
+/** Voids the subscription's open upgrade invoices whose priced period (else its current one) ended by `now`. */
+export function voidLapsedUpgradesOf(
+  tx: Tx,
+  subscription: Pick<SubscriptionRow, 'id' | 'currentPeriodEnd'>,
+  now: Date,
+): Promise<PaymentRow[]> {
+  return tx
+    .update(payments)
+    .set({ status: 'void', updatedAt: now })
+    .where(
+      and(
+        eq(payments.subscriptionId, subscription.id),
+        eq(payments.type, 'upgrade'),
+        inArray(payments.status, [...openPaymentStatuses]),
+        lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscription.currentPeriodEnd})`, now),
+      ),
+    )
+    .returning()
 }

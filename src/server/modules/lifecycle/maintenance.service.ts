@@ -4,15 +4,16 @@
 // - accounts whose e-mail was never confirmed, 7 days after sign-up, when they hold nothing else: no subscription
 //   (so no payment), and never an admin. Their sessions, login accounts, Stripe customer and notifications go with
 //   them (ON DELETE CASCADE); one audit row per removed account.
-import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
-import { profiles, verifications } from '../../db/schema/auth'
-import { subscriptions } from '../../db/schema/billing'
-import { whatsappVerifications } from '../../db/schema/platform'
 import { audit, systemActor } from '../audit/audit'
 import { pruneRateLimits } from '../rate-limit/rate-limit'
+import {
+  deleteProfiles,
+  deleteVerificationsExpiredBefore,
+  deleteWhatsappVerificationsBefore,
+  lockAbandonedSignUps,
+} from './maintenance.repo'
 import { claimDailySlot, type LifecycleDeps, type PassResult } from './pass-runner'
-import { roleIds } from '../../../domain/billing-vocabulary'
 
 const passName = 'maintenance'
 export const retention = {
@@ -28,29 +29,15 @@ export async function runMaintenance(deps: LifecycleDeps, now: Date): Promise<Pa
 
   await pruneRateLimits(deps.db, now)
   const verificationCutoff = addDays(now, -retention.verificationDays)
-  await deps.db.delete(whatsappVerifications).where(lt(whatsappVerifications.createdAt, verificationCutoff))
-  await deps.db.delete(verifications).where(lt(verifications.expiresAt, verificationCutoff))
+  await deleteWhatsappVerificationsBefore(deps.db, verificationCutoff)
+  await deleteVerificationsExpiredBefore(deps.db, verificationCutoff)
 
   const removed = await deps.db.transaction(async (tx) => {
-    const stale = await tx
-      .select({ id: profiles.id, createdAt: profiles.createdAt })
-      .from(profiles)
-      .where(
-        and(
-          eq(profiles.emailVerified, false),
-          eq(profiles.roleId, roleIds.user),
-          lt(profiles.createdAt, addDays(now, -retention.unverifiedAccountDays)),
-          notExists(tx.select({ one: sql`1` }).from(subscriptions).where(eq(subscriptions.userId, profiles.id))),
-        ),
-      )
-      .limit(maxAccountsPerRun)
-      .for('update', { skipLocked: true })
+    const stale = await lockAbandonedSignUps(tx, addDays(now, -retention.unverifiedAccountDays), maxAccountsPerRun)
     if (stale.length === 0) return 0
-    await tx.delete(profiles).where(
-      inArray(
-        profiles.id,
-        stale.map((p) => p.id),
-      ),
+    await deleteProfiles(
+      tx,
+      stale.map((p) => p.id),
     )
     for (const p of stale)
       await audit(tx, systemActor('billing'), 'user.unverified_removed', 'user', p.id, {

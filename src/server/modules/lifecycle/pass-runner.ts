@@ -1,10 +1,10 @@
 // How every lifecycle pass claims and handles rows (the rules are in lifecycle.service.ts).
-import { lte, type SQL, sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { AppContext } from '../../context'
 import type { Executor, Tx } from '../../db/client'
 import { subscriptions } from '../../db/schema/billing'
-import { lifecyclePassRuns } from '../../db/schema/lifecycle'
+import { claimPassSlot } from './lifecycle.repo'
 
 export type LifecycleLog = {
   info(obj: object, msg: string): void
@@ -248,15 +248,6 @@ export function retryDelayMs(attempts: number): number {
  * Claims today's run of a once-a-day pass: the slot in lifecycle_pass_runs is taken atomically, so of several
  * instances exactly one gets true within 24 hours of the last run.
  */
-export async function claimDailySlot(db: Executor, name: string, now: Date): Promise<boolean> {
-  const [slot] = await db
-    .insert(lifecyclePassRuns)
-    .values({ name, lastRunAt: now })
-    .onConflictDoUpdate({
-      target: lifecyclePassRuns.name,
-      set: { lastRunAt: now },
-      setWhere: lte(lifecyclePassRuns.lastRunAt, addDays(now, -1)),
-    })
-    .returning()
-  return slot !== undefined
+export function claimDailySlot(db: Executor, name: string, now: Date): Promise<boolean> {
+  return claimPassSlot(db, name, now, addDays(now, -1))
 }

@@ -1,6 +1,6 @@
 // What happens to PIX subscriptions when time passes: scheduled cancellations, overdue renewals, unpaid first
 // invoices. Card subscriptions are left to Stripe (its webhooks keep them in sync).
-import { and, asc, eq, inArray, lte, not, notInArray, type SQL, sql } from 'drizzle-orm'
+import { and, eq, lte, not, type SQL, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -15,8 +15,10 @@ import { automaticoHoldsCycle } from '../pix-automatico/automatico-renewals'
 import {
   cancelSubscriptions,
   claimPixSubscriptions,
+  claimSubscriptionsWithLapsedUpgrade,
   lockPaymentsOf,
   setSubscriptionStatus,
+  voidLapsedUpgradesOf,
   voidOpenPaymentsOf,
 } from './lifecycle.repo'
 
@@ -208,37 +210,13 @@ export async function cancelExpiredFirstInvoices(deps: LifecycleDeps, now: Date)
  * ends, it is voided, whatever the subscription's method or status, so it can no longer be paid for a plan switch.
  */
 export async function voidLapsedUpgradeInvoices(deps: LifecycleDeps, now: Date): Promise<PassResult> {
-  const lapsedUpgrade = and(
-    eq(payments.subscriptionId, subscriptions.id),
-    eq(payments.type, 'upgrade'),
-    inArray(payments.status, [...openPaymentStatuses]),
-    lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscriptions.currentPeriodEnd})`, now),
-  )
   const processed = await forEachClaimed(
     deps,
     'lapsed_upgrade_invoices',
-    (tx, seen, limit) =>
-      tx
-        .select()
-        .from(subscriptions)
-        .where(and(sql`exists (select 1 from ${payments} where ${lapsedUpgrade})`, notInArray(subscriptions.id, seen)))
-        .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
-        .limit(limit)
-        .for('update', { skipLocked: true }),
+    (tx, seen, limit) => claimSubscriptionsWithLapsedUpgrade(tx, now, seen, limit),
     eachRow(async (tx, subscription) => {
       if (!(await lockPaymentsOf(tx, [subscription.id])).has(subscription.id)) return false
-      const voided = await tx
-        .update(payments)
-        .set({ status: 'void', updatedAt: now })
-        .where(
-          and(
-            eq(payments.subscriptionId, subscription.id),
-            eq(payments.type, 'upgrade'),
-            inArray(payments.status, [...openPaymentStatuses]),
-            lte(sql`coalesce(${payments.pricedPeriodEnd}, ${subscription.currentPeriodEnd})`, now),
-          ),
-        )
-        .returning()
+      const voided = await voidLapsedUpgradesOf(tx, subscription, now)
       for (const payment of voided) {
         await audit(tx, actor, 'payment.void', 'payment', payment.id, {
           before: { status: 'open', targetPlanId: payment.targetPlanId, amountCents: payment.amountCents },

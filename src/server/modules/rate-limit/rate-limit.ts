@@ -1,8 +1,7 @@
 import { isIP } from 'node:net'
-import { and, eq, lt, sql } from 'drizzle-orm'
 import { DomainError, type DomainErrorCode } from '../../../domain/errors'
 import type { Executor } from '../../db/client'
-import { rateLimits } from '../../db/schema/platform'
+import { deleteWindowsBefore, incrementWindow, windowCount } from './rate-limit.repo'
 
 export type RateRule = { limit: number; windowMs: number }
 
@@ -53,25 +52,13 @@ function windowStartOf(rule: RateRule, now: Date): Date {
 }
 
 /** Counts one hit in the key's current window and returns the new count (never throws). */
-export async function countHit(db: Executor, key: string, rule: RateRule, now: Date): Promise<number> {
-  const [row] = await db
-    .insert(rateLimits)
-    .values({ key, windowStart: windowStartOf(rule, now), count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimits.key, rateLimits.windowStart],
-      set: { count: sql`${rateLimits.count} + 1` },
-    })
-    .returning({ count: rateLimits.count })
-  return row?.count ?? 0
+export function countHit(db: Executor, key: string, rule: RateRule, now: Date): Promise<number> {
+  return incrementWindow(db, key, windowStartOf(rule, now))
 }
 
 /** The key's count in its current window, without counting anything. */
-export async function currentCount(db: Executor, key: string, rule: RateRule, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ count: rateLimits.count })
-    .from(rateLimits)
-    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowStartOf(rule, now))))
-  return row?.count ?? 0
+export function currentCount(db: Executor, key: string, rule: RateRule, now: Date): Promise<number> {
+  return windowCount(db, key, windowStartOf(rule, now))
 }
 
 /**
@@ -90,5 +77,5 @@ export async function hitRateLimit(
 
 /** Old windows are useless; the periodic maintenance pass removes them. */
 export async function pruneRateLimits(db: Executor, now: Date): Promise<void> {
-  await db.delete(rateLimits).where(lt(rateLimits.windowStart, new Date(now.getTime() - 24 * 60 * 60_000)))
+  await deleteWindowsBefore(db, new Date(now.getTime() - 24 * 60 * 60_000))
 }

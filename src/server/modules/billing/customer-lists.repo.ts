@@ -2,7 +2,8 @@
 // newest first, bounded by listLimits (domain/contracts/paging.ts). One customer's rows are few and indexed by user,
 // so a plain count and LIMIT/OFFSET are enough here. The common request (a valid session that needs nothing
 // written) is answered by one statement: the session row joined with its user, the page and the total
-// (`…WithSession`); the routes fall back to the session check and the separate statements otherwise.
+// (`…WithSession`); the routes fall back to the session check and the separate statements otherwise. Queries and
+// their row mapping only; billing.routes.ts calls them.
 import { and, count, desc, eq, inArray, notInArray, type SQL, sql } from 'drizzle-orm'
 import type { SessionUser } from '../../../domain/contracts/auth'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
