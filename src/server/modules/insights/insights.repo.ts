@@ -2,9 +2,8 @@
 // 0017) and payments, month by month in America/Sao_Paulo, and kept in insights_monthly (refreshed by the billing
 // tick), so the page reads 12 small rows. "Now" and "Needs you" are read live, each from an index.
 // Metric definitions: README, "Admin home: MRR movements and rates".
-import { lte, sql, type SQL } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../db/client'
-import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 import { cancelScheduledStatuses, openPaymentStatuses, payingStatuses } from '../../../domain/admin-filters'
 
 export const insightsTimeZone = 'America/Sao_Paulo'
@@ -467,21 +466,4 @@ export async function readNeedsYou(db: Executor, now: Date, provider: 'manual' |
       })),
     },
   }
-}
-
-/**
- * Takes the refresh pass's slot in lifecycle_pass_runs (last_run_at = now) when its last run was at or before
- * `lastRunBy`, in one upsert, so of several instances exactly one gets true.
- */
-export async function claimRefreshSlot(db: Executor, name: string, now: Date, lastRunBy: Date): Promise<boolean> {
-  const [slot] = await db
-    .insert(lifecyclePassRuns)
-    .values({ name, lastRunAt: now })
-    .onConflictDoUpdate({
-      target: lifecyclePassRuns.name,
-      set: { lastRunAt: now },
-      setWhere: lte(lifecyclePassRuns.lastRunAt, lastRunBy),
-    })
-    .returning()
-  return slot !== undefined
 }

@@ -3,9 +3,8 @@
 import type { AdminInsights, InsightsMonth } from '../../../domain/contracts/insights'
 import type { AppContext } from '../../context'
 import type { Executor } from '../../db/client'
-import type { LifecycleDeps, PassResult } from '../lifecycle/pass-runner'
+import { claimSlotEvery, type LifecycleDeps, type PassResult } from '../lifecycle/pass-runner'
 import {
-  claimRefreshSlot,
   insightsMonths,
   type MonthlyRow,
   monthAfter,
@@ -23,7 +22,7 @@ export const insightsRefreshMinutes = 10
 const passName = 'insights'
 
 function claimSlot(db: Executor, now: Date): Promise<boolean> {
-  return claimRefreshSlot(db, passName, now, new Date(now.getTime() - insightsRefreshMinutes * 60_000))
+  return claimSlotEvery(db, passName, now, insightsRefreshMinutes)
 }
 
 /**

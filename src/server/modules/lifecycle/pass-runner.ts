@@ -251,3 +251,8 @@ export function retryDelayMs(attempts: number): number {
 export function claimDailySlot(db: Executor, name: string, now: Date): Promise<boolean> {
   return claimPassSlot(db, name, now, addDays(now, -1))
 }
+
+/** The same for a pass that runs at most once every `minutes` (the insights refresh): one instance gets true. */
+export function claimSlotEvery(db: Executor, name: string, now: Date, minutes: number): Promise<boolean> {
+  return claimPassSlot(db, name, now, new Date(now.getTime() - minutes * 60_000))
+}
