@@ -133,8 +133,11 @@ export async function issueAutomaticoRenewals(deps: AutomaticoDeps, now: Date): 
           },
         })
       }
-      // Already paid, or an invoice at another price (plan changed without a new authorisation): the ordinary way.
-      if (!['pending', 'pending_pix'].includes(invoice.status) || invoice.amountCents !== rec.amountCents) return false
+      // Only an invoice issued for the debit ('pending'). Already paid, at another price (plan changed without a new
+      // authorisation), or an ordinary invoice whose PIX code already went out ('pending_pix': the recurrence was
+      // approved after the ordinary renewal): that cycle is paid the ordinary way. A debit scheduled beside a code in
+      // the customer's hands could take the money twice: a code paid on the due date is past the PSP's cancel window.
+      if (invoice.status !== 'pending' || invoice.amountCents !== rec.amountCents) return false
       const charge = await insertCharge(tx, {
         id: randomUUID(),
         subscriptionId: subscription.id,

@@ -18,6 +18,7 @@ import { createUser, get, post, type TestUser } from '../../test/users'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
 import { issueAutomaticoRenewals, reconcileAutomatico } from './automatico-renewals'
 import { settleCallbacks, startAutomaticoApp } from './automatico-fixtures'
+import { issuePixInvoice } from '../billing/pix-invoice'
 import { storedSubscription } from '../billing/test-fixtures'
 
 let t: TestApp
@@ -450,6 +451,32 @@ describe('a cycle that no longer needs a debit', () => {
     )
     expect(paid).toHaveLength(2)
     expect((await subscriptionRow(sub.id)).currentPeriodEnd).toEqual(extended.currentPeriodEnd)
+  })
+
+  it('an ordinary invoice whose code already went out is paid that way: no debit is scheduled beside it', async () => {
+    clock.set('2026-09-07T12:00:00.000Z')
+    const { sub, due } = await subscribedCycle()
+    // The cycle's invoice was issued the ordinary way (its PIX code sent) before the debit pass reached it.
+    atDue(due, -6)
+    const invoice = await t.database.db.transaction((tx) =>
+      issuePixInvoice(tx, {
+        subscriptionId: sub.id,
+        type: 'renewal',
+        amountCents: 9_900,
+        dueDate: due,
+        now: clock.now(),
+        oncePerPeriod: true,
+      }),
+    )
+    expect(invoice?.status).toBe('pending_pix')
+    atDue(due, -5)
+    await runBillingTick(deps())
+    await settle()
+    // Had a debit been scheduled too, a code paid on the due date (past the PSP's cancel window) took the money twice.
+    expect(await chargesOf(sub.id)).toHaveLength(0)
+    expect(await messagesOf(sub.id, 'pix_automatico_notice')).toHaveLength(0)
+    const [stored] = await t.database.db.select().from(payments).where(eq(payments.id, invoice!.id))
+    expect(stored?.status).toBe('pending_pix')
   })
 
   it('cancelled at period end: no charge for the next cycle, the recurrence ends at the PSP after the last paid one', async () => {
