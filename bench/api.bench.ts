@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { freePort } from '../src/server/test/free-port'
+import { startCommand } from '../test/faults/harness'
 import { printTargets, residentMb, type TargetRow } from './targets'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -51,9 +52,10 @@ export function buildServer(): void {
 }
 
 export function startApp(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['dist/server/main.js'], {
+  // As `npm start` runs it (its node flags and variables, from package.json).
+  return spawn(process.execPath, [...startCommand.flags, 'dist/server/main.js'], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...startCommand.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
 }

@@ -3,7 +3,7 @@
 // compiles first; one process each, so kill -9 hits the process that holds the work), customers made straight in the database, and a small HTTP client that records every answer.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -150,6 +150,18 @@ export function billingTick(env: AppEnv): { done: Promise<number | null>; child:
   return { child, done: new Promise((resolve) => child.once('exit', (code) => resolve(code))) }
 }
 
+/**
+ * How `npm start` runs node (package.json): the variables set before it (glibc's MALLOC_MMAP_THRESHOLD_) and node's
+ * flags (--max-semi-space-size, --enable-source-maps). Read from there, so the fault scripts and the load bench run
+ * the server and the worker exactly as production does.
+ */
+export const startCommand = (() => {
+  const words = String(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start).split(/\s+/)
+  const node = words.indexOf('node')
+  const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string]))
+  return { env, flags: words.slice(node + 1).filter((w) => w.startsWith('--')) }
+})()
+
 /** Starts `dist/server/main.js` (or worker.js) and waits for /api/health (the worker: for its ready line). */
 export async function startProcess(
   kind: ProcessKind,
@@ -160,11 +172,12 @@ export async function startProcess(
   // The compiled server (dist/server, as `npm start` and `npm run worker` run it): it starts in about a second
   // where tsx took 5-10 s on the shared machine, which is what kept the full crash run from its 50 rounds.
   const script = kind === 'server' ? 'dist/server/main.js' : 'dist/server/worker.js'
-  const child = spawn(process.execPath, ['--enable-source-maps', script], {
+  const child = spawn(process.execPath, [...startCommand.flags, script], {
     cwd: root,
     // The worker says it is ready at info level (it has no health endpoint).
     env: {
       ...process.env,
+      ...startCommand.env,
       ...env,
       PORT: String(port),
       HOST: '127.0.0.1',
