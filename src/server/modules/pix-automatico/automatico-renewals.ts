@@ -56,6 +56,7 @@ import {
   lockCharge,
   lockSubscription,
   markSubscriptionPastDue,
+  orphanedDebitInvoices,
   paymentById,
   recurrenceById,
   recurrenceStatuses,
@@ -495,6 +496,7 @@ export async function reconcileAutomatico(deps: AutomaticoDeps, now: Date): Prom
   }
 
   processed += await cancelUnneededCharges(deps, now)
+  processed += await reopenOrphanedDebits(deps, now)
   processed += await endRecurrencesOfEndedSubscriptions(deps)
   return { processed }
 }
@@ -531,6 +533,27 @@ async function cancelUnneededCharges(deps: AutomaticoDeps, now: Date): Promise<n
       })
     })
     done += 1
+  }
+  return done
+}
+
+/**
+ * A cycle whose debit we cancelled because the subscription was set to end, and whose subscription goes on after all
+ * (the cancellation taken back): its invoice is an ordinary PIX invoice again, sent to the customer with its code.
+ * Without this it stayed 'pending' with no debit and no code until the overdue rules reached it.
+ */
+async function reopenOrphanedDebits(deps: AutomaticoDeps, now: Date): Promise<number> {
+  let done = 0
+  for (const invoice of await orphanedDebitInvoices(deps.db)) {
+    const reopened = await deps.db.transaction(async (tx) => {
+      if (!(await backToInvoice(tx, deps, now, invoice.id))) return false
+      await audit(tx, apiPixActor, 'pix_automatico.back_to_invoice', 'payment', invoice.id, {
+        before: { status: 'pending' },
+        after: { status: 'pending_pix', reason: 'debit cancelled, subscription goes on' },
+      })
+      return true
+    })
+    if (reopened) done += 1
   }
   return done
 }

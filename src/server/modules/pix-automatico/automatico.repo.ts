@@ -228,6 +228,31 @@ export async function unneededCharges(db: Executor): Promise<ChargeRow[]> {
 }
 
 /**
+ * Debit invoices ('pending') left without a way to be paid: their charge was cancelled by us (the subscription was
+ * set to end), no charge is open for them, and the subscription goes on after all (the cancellation was taken back).
+ */
+export async function orphanedDebitInvoices(db: Executor): Promise<{ id: string; subscriptionId: string }[]> {
+  const chargeOf = (statuses: RecurringChargeStatus[]) =>
+    sql`exists (select 1 from ${pixRecurringCharges} where ${pixRecurringCharges.paymentId} = ${payments.id}
+      and ${inArray(pixRecurringCharges.status, statuses)})`
+  return db
+    .select({ id: payments.id, subscriptionId: payments.subscriptionId })
+    .from(payments)
+    .innerJoin(subscriptions, eq(subscriptions.id, payments.subscriptionId))
+    .where(
+      and(
+        eq(payments.status, 'pending'),
+        eq(subscriptions.billingMethod, 'pix'),
+        eq(subscriptions.cancelAtPeriodEnd, false),
+        inArray(subscriptions.status, ['active', 'trialing', 'past_due']),
+        chargeOf(['CANCELADA']),
+        sql`not ${chargeOf(openChargeStatuses)}`,
+      ),
+    )
+    .limit(100)
+}
+
+/**
  * SQL: the subscription's charge for its current period end is open, or fell back to an invoice after
  * `fellBackAfter`.
  */

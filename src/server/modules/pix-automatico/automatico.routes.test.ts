@@ -93,13 +93,13 @@ function atDue(due: Date, days: number, hours = 0) {
 /** Subscribed at `start`, and the next cycle's recurring charge scheduled at the PSP (the tick on D-5). */
 async function cycleScheduled(start: string) {
   clock.set(start)
-  const { sub, due } = await subscribedCycle()
+  const { user, sub, due } = await subscribedCycle()
   atDue(due, -5)
   await runBillingTick(deps())
   await settle()
   const [charge] = await chargesOf(sub.id)
   expect(charge?.status).toBe('ATIVA')
-  return { sub, due, charge }
+  return { user, sub, due, charge }
 }
 
 describe('checkout (Journey 3)', () => {
@@ -477,6 +477,49 @@ describe('a cycle that no longer needs a debit', () => {
     expect(await messagesOf(sub.id, 'pix_automatico_notice')).toHaveLength(0)
     const [stored] = await t.database.db.select().from(payments).where(eq(payments.id, invoice!.id))
     expect(stored?.status).toBe('pending_pix')
+  })
+
+  it('set to end after its debit was scheduled, then taken back: the cycle is an ordinary PIX invoice again', async () => {
+    await t.database.db.delete(rateLimits)
+    const { user, sub, due, charge } = await cycleScheduled('2026-10-05T12:00:00.000Z')
+    atDue(due, -4)
+    const cancel = await post(t.app, '/api/subscriptions/cancel', { subscription_id: sub.id }, user.cookie)
+    expect(cancel.statusCode, cancel.body).toBe(200)
+    await reconcileAutomatico(deps(), clock.now())
+    await settle()
+    expect((await chargesOf(sub.id))[0]?.status).toBe('CANCELADA')
+    expect(psp.automatico.cobrs().find((c) => c.txid === charge!.txid)?.status).toBe('CANCELADA')
+    const invoice = async () =>
+      (await t.database.db.select().from(payments).where(eq(payments.id, charge!.paymentId)))[0]
+    expect((await invoice())?.status).toBe('pending') // no debit any more, no code either: fine while it ends
+
+    // An admin takes the cancellation back: the subscription goes on, so this cycle must be payable.
+    atDue(due, -3, 2)
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/subscriptions/${sub.id}`,
+      headers: { origin: 'http://localhost:3000', cookie: admin.cookie },
+      payload: {
+        user_id: user.id,
+        plan_id: sub.planId,
+        status: 'active',
+        current_period_start: sub.currentPeriodStart.toISOString(),
+        current_period_end: sub.currentPeriodEnd.toISOString(),
+        cancel_at_period_end: false,
+      },
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    await reconcileAutomatico(deps(), clock.now())
+    expect((await invoice())?.status).toBe('pending_pix')
+    const sent = await t.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.paymentId, charge!.paymentId), eq(notifications.kind, 'invoice_created')))
+    expect(sent.map((n) => n.channel).sort()).toEqual(['email', 'whatsapp'])
+    // Once, whatever the number of passes.
+    await reconcileAutomatico(deps(), clock.now())
+    expect(await messagesOf(sub.id, 'invoice_created')).toHaveLength(2)
+    expect(await chargesOf(sub.id)).toHaveLength(1)
   })
 
   it('cancelled at period end: no charge for the next cycle, the recurrence ends at the PSP after the last paid one', async () => {
