@@ -191,6 +191,34 @@ function toSessionRow(r: unknown[]): SessionRow {
 
 type WithSession<T> = { session: SessionRow; data: CustomerPage<T> } | null
 
+/**
+ * Runs one of the statements below for `token` and the page, and maps its rows: the session from the first row, an
+ * item from each row that has one (column 11 on: null on the row a user, or a subscription, without items brings),
+ * the total from the last column (the window count). null when no row comes back (unknown token, or a page past the
+ * end): the caller then takes the ordinary path.
+ */
+async function pageWithSession<T>(
+  database: Database,
+  name: string,
+  text: string,
+  token: string,
+  query: PageQuery,
+  toItem: (r: unknown[]) => T,
+): Promise<WithSession<T>> {
+  const rows = await arrays(database, name, text, [token, query.pageSize, (query.page - 1) * query.pageSize])
+  const first = rows[0]
+  if (!first) return null
+  return {
+    session: toSessionRow(first),
+    data: {
+      items: rows.filter((r) => r[11] !== null).map(toItem),
+      total: Number(first[first.length - 1]),
+      page: query.page,
+      pageSize: query.pageSize,
+    },
+  }
+}
+
 const subscriptionsSql = (filter: string) => `select ${sessionColumns},
     sub.id, sub.user_id, sub.plan_id, sub.status, sub.billing_method, sub.current_period_start, sub.current_period_end,
     sub.cancel_at_period_end, sub.canceled_at, sub.created_at,
@@ -217,17 +245,13 @@ export async function listMySubscriptionsWithSession(
   query: PageQuery & { current?: 'true' | 'false' | undefined },
 ): Promise<WithSession<Subscription>> {
   const variant = query.current === 'true' ? 'current' : query.current === 'false' ? 'past' : 'all'
-  const rows = await arrays(database, `my_subscriptions_session_${variant}`, subscriptionsSqlBy[variant], [
+  return pageWithSession(
+    database,
+    `my_subscriptions_session_${variant}`,
+    subscriptionsSqlBy[variant],
     token,
-    query.pageSize,
-    (query.page - 1) * query.pageSize,
-  ])
-  const first = rows[0]
-  if (!first) return null
-  const items: Subscription[] = []
-  for (const r of rows) {
-    if (r[11] === null) continue
-    items.push({
+    query,
+    (r): Subscription => ({
       id: String(r[11]),
       userId: String(r[12]),
       planId: String(r[13]),
@@ -245,12 +269,8 @@ export async function listMySubscriptionsWithSession(
       cancelAtPeriodEnd: r[18] === true,
       canceledAt: dateOrNull(r[19])?.toISOString() ?? null,
       createdAt: date(r[20]).toISOString(),
-    })
-  }
-  return {
-    session: toSessionRow(first),
-    data: { items, total: Number(first[26]), page: query.page, pageSize: query.pageSize },
-  }
+    }),
+  )
 }
 
 const paymentsSql = (filter: string) => `select ${sessionColumns},
@@ -280,16 +300,7 @@ export async function listMyPaymentsWithSession(
   query: PageQuery & { open?: 'true' | 'false' | undefined },
 ): Promise<WithSession<Payment & { refundedCents?: number }>> {
   const variant = query.open === 'true' ? 'open' : query.open === 'false' ? 'closed' : 'all'
-  const rows = await arrays(database, `my_payments_session_${variant}`, paymentsSqlBy[variant], [
-    token,
-    query.pageSize,
-    (query.page - 1) * query.pageSize,
-  ])
-  const first = rows[0]
-  if (!first) return null
-  const items: (Payment & { refundedCents?: number })[] = []
-  for (const r of rows) {
-    if (r[11] === null) continue
+  return pageWithSession(database, `my_payments_session_${variant}`, paymentsSqlBy[variant], token, query, (r) => {
     // As toPayment (billing.repo.ts) maps the row.
     const payment = toPayment(
       {
@@ -309,10 +320,6 @@ export async function listMyPaymentsWithSession(
       r[23] === null ? null : { id: String(r[23]), name: String(r[24]), priceCents: Number(r[25]) },
     )
     // A paid payment shows what was refunded of it, when anything was.
-    items.push(payment.status === 'paid' && r[26] !== null ? { ...payment, refundedCents: Number(r[26]) } : payment)
-  }
-  return {
-    session: toSessionRow(first),
-    data: { items, total: Number(first[27]), page: query.page, pageSize: query.pageSize },
-  }
+    return payment.status === 'paid' && r[26] !== null ? { ...payment, refundedCents: Number(r[26]) } : payment
+  })
 }
