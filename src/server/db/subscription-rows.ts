@@ -61,6 +61,12 @@ export async function lockSubscriptionRow(tx: Executor, id: string): Promise<Sub
   return row ?? null
 }
 
+/** The payment row (null for an unknown id), unlocked. */
+export async function findPaymentRow(db: Executor, id: string): Promise<PaymentRow | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1)
+  return row ?? null
+}
+
 /** Locks the payment row until the transaction ends. */
 export async function lockPaymentRow(tx: Executor, id: string): Promise<PaymentRow | null> {
   const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update')

@@ -9,7 +9,7 @@ import type { PlanRow } from '../../db/schema/plans'
 import { hasOwnReceipt, ownReceiptPath } from '../../../domain/billing-vocabulary'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import { loadPaymentWithPlansAndProfile } from '../../db/subscription-rows'
-export { lockSubscriptionRow as lockSubscription } from '../../db/subscription-rows'
+export { findPaymentRow as findPayment, lockSubscriptionRow as lockSubscription } from '../../db/subscription-rows'
 
 export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscription {
   return {
@@ -268,11 +268,6 @@ export async function setCardPlanChangeStatus(
     .returning()
   if (!row) throw new Error(`card plan change ${id} vanished while locked`)
   return row
-}
-
-export async function findPayment(db: Executor, id: string): Promise<PaymentRow | null> {
-  const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1)
-  return row ?? null
 }
 
 /**

@@ -8,7 +8,7 @@ import { type PaymentRow, payments, type SubscriptionRow, subscriptions } from '
 import { type PlanRow, plans } from '../../db/schema/plans'
 import { pixRecurrences, pixRecurringCharges, type RecurringChargeStatus } from '../../db/schema/pix-automatico'
 
-export { lockSubscriptionRow as lockSubscription } from '../../db/subscription-rows'
+export { findPaymentRow as paymentById, lockSubscriptionRow as lockSubscription } from '../../db/subscription-rows'
 
 export type RecurrenceRow = typeof pixRecurrences.$inferSelect
 type NewRecurrenceRow = typeof pixRecurrences.$inferInsert
@@ -367,11 +367,6 @@ export async function setProfileTaxId(db: Executor, userId: string, taxId: strin
 
 export async function planById(db: Executor, id: string): Promise<PlanRow | null> {
   const [row] = await db.select().from(plans).where(eq(plans.id, id))
-  return row ?? null
-}
-
-export async function paymentById(db: Executor, id: string): Promise<PaymentRow | null> {
-  const [row] = await db.select().from(payments).where(eq(payments.id, id))
   return row ?? null
 }
 
