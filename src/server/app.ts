@@ -290,6 +290,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         siteConfig: publicSiteConfig(config),
         plans: () => listPlans(app.ctx.db),
         session: (request, reply) => app.loadUser(request, reply),
+        // In-process, through the route itself (its guard, its contract), with the page request's cookie only.
+        apiGet: async (request, url) => {
+          const answer = await app.inject({ method: 'GET', url, headers: { cookie: request.headers.cookie ?? '' } })
+          return answer.statusCode === 200 ? answer.json() : undefined
+        },
         log: app.log,
       })
     : null

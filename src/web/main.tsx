@@ -81,8 +81,8 @@ async function start() {
     // The server's HTML is on screen already: take it over. The session (when the visitor has a cookie) loads
     // after, into the header's reserved space.
     if (state.prerendered) {
-      // Its chunk is preloaded by the page's <link rel="modulepreload">: hydrate once it is here, in one pass.
-      await preloadPage(window.location.pathname).catch(() => undefined)
+      // Its chunks are preloaded by the page's <link rel="modulepreload">: hydrate once they are here, in one pass.
+      await preloadPage(window.location.pathname, state.session?.isAdmin).catch(() => undefined)
       early.done = true
       // Hydrating in a transition lets React yield to the browser every few milliseconds instead of one long task
       // (Lighthouse's TBT). An event on a part not hydrated yet makes React finish hydrating at once, then handles it.

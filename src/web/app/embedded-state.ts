@@ -11,7 +11,8 @@ import { siteConfigQuery } from '@/web/lib/site-config'
  * first render in the browser matches it without asking the API: the site configuration, the plans on sale (on
  * /plans), and `session: null` when the request carried no session cookie (a new visitor: signed out for sure).
  * The dashboard's shell also carries the session's user as `GET /api/auth/session` would answer it (null when the
- * cookie is no longer valid), so the dashboard renders without waiting for that round trip.
+ * cookie is no longer valid), so the dashboard renders without waiting for that round trip; its home page comes
+ * rendered, with the answers of the reads it makes first (app/first-queries.ts).
  */
 export type EmbeddedState = {
   /** true: #root holds the server's HTML of this page, to hydrate; false: an empty shell (dashboard). */
@@ -19,6 +20,8 @@ export type EmbeddedState = {
   siteConfig: SiteConfig
   plans?: Plan[]
   session?: SessionUser | null
+  /** API answers by query key (each the body of the GET that query makes), read by the server for this page. */
+  queries?: { key: readonly unknown[]; data: unknown }[]
 }
 
 export const embeddedStateId = 'app-state'
@@ -45,4 +48,5 @@ export function seedQueryClient(queryClient: QueryClient, state: EmbeddedState):
   queryClient.setQueryData(siteConfigQuery().queryKey, state.siteConfig)
   if (state.plans) queryClient.setQueryData(publicPlansQuery().queryKey, state.plans)
   if (state.session !== undefined) queryClient.setQueryData(sessionQuery().queryKey, state.session)
+  for (const query of state.queries ?? []) queryClient.setQueryData(query.key, query.data)
 }

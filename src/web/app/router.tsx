@@ -1,4 +1,5 @@
-import { type ComponentType, lazy, Suspense } from 'react'
+import { Suspense } from 'react'
+import { type LazyPage, lazyPage } from './lazy-page'
 import { PageHydrated } from './page-hydrated'
 import { Route, Routes } from 'react-router'
 import { LandingPage } from '@/web/features/site/landing-page'
@@ -17,27 +18,6 @@ const dashboard = () => import('./dashboard-routes')
 const login = () => import('./login-routes')
 const account = () => import('./account-routes')
 const legal = () => import('./legal-routes')
-
-type LazyPage = ComponentType & { preload: () => Promise<unknown> }
-
-/**
- * A route component in its own chunk. `preload()` loads it ahead, after which it renders at once (no Suspense):
- * main.tsx preloads the page being hydrated, so hydration never meets a half-loaded page.
- */
-function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LazyPage {
-  let Loaded: ComponentType | null = null
-  const preload = () =>
-    load().then((module) => {
-      Loaded = pick(module)
-    })
-  const Lazy = lazy(async () => {
-    await preload()
-    return { default: Loaded! }
-  })
-  // biome-ignore lint/correctness/noComponentHookFactories: made once per route, at module level, never in a render.
-  const Page = () => (Loaded ? <Loaded /> : <Lazy />)
-  return Object.assign(Page, { preload })
-}
 
 const LoginPage = lazyPage(login, (m) => m.LoginPage)
 const SignupPage = lazyPage(account, (m) => m.SignupPage)
@@ -96,7 +76,8 @@ const SettingsPage = lazyPage(
 
 export function AppRoutes() {
   return (
-    <RouteErrorBoundary>
+    // The error screen replaces a page that failed to hydrate (its chunk did not load): React handles it from there.
+    <RouteErrorBoundary withError={<PageHydrated />}>
       <Suspense fallback={null}>
         <Routes>
           <Route path={paths.home} element={<LandingPage />} />
@@ -145,8 +126,18 @@ export function routeModuleFor(pathname: string): string | undefined {
   return undefined
 }
 
-/** Loads the code of the page at `pathname` (before hydrating its prerendered HTML). */
-export async function preloadPage(pathname: string): Promise<void> {
+/**
+ * Loads the code of the page at `pathname` (before hydrating its prerendered HTML). The dashboard's home is rendered
+ * by the server for the signed-in user (`isAdmin` picks which home).
+ */
+export async function preloadPage(pathname: string, isAdmin = false): Promise<void> {
+  if (pathname.replace(/\/$/, '') === paths.dashboard) {
+    await Promise.all([
+      ...[RequireUser, DashboardLayout, DashboardHome].map((page) => page.preload()),
+      dashboard().then((m) => m.preloadDashboardHome(isAdmin)),
+    ])
+    return
+  }
   const pages: Record<string, LazyPage> = {
     [paths.login]: LoginPage,
     [paths.signup]: SignupPage,

@@ -13,6 +13,7 @@ type EntryServer = {
   render(url: string, state: EmbeddedState): Promise<{ html: string; head: { title?: string; description?: string } }>
   serializeState(state: EmbeddedState): string
   routeModuleFor(pathname: string): string | undefined
+  firstQueriesFor(pathname: string, user: SessionUser): { key: readonly unknown[]; url: string }[]
   pageKind(pathname: string): 'public' | 'dashboard' | 'not-found'
 }
 
@@ -31,6 +32,12 @@ export type PrerenderOptions = {
    * dashboard does not wait for that request. Absent: the browser asks the API.
    */
   session?: (request: FastifyRequest, reply: FastifyReply) => Promise<SessionUser | null>
+  /**
+   * The body of a GET to the API made with this request's cookie, as the browser would receive it (undefined unless
+   * 200): the dashboard's home is rendered with the answers of its first reads, each through its own route (its
+   * guard, its serializer).
+   */
+  apiGet?: (request: FastifyRequest, url: string) => Promise<unknown>
   log: FastifyBaseLogger
 }
 
@@ -137,11 +144,12 @@ export function createPrerenderer(options: PrerenderOptions) {
   }
 
   /**
-   * The dashboard's shell: its route chunk preloaded (and, for an admin on /dashboard, the business overview's), and
-   * the session's user embedded, so the dashboard renders as soon as its code is here, without a round trip for the
-   * session first. The page then carries personal data: never stored by the browser.
+   * The dashboard's page, with the session's user embedded, so the dashboard renders as soon as its code is here,
+   * without a round trip for the session first. Its home (/dashboard) comes rendered for that user, with the answers
+   * of the reads it makes first embedded (app/first-queries.ts), so it paints before any script; other dashboard pages
+   * are the shell, their route chunk preloaded. The page carries personal data: never stored by the browser.
    */
-  const dashboardShell = async (
+  const dashboardPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
     server: EntryServer,
@@ -158,20 +166,33 @@ export function createPrerenderer(options: PrerenderOptions) {
         request.log.warn({ err: error }, 'dashboard shell: could not read the session')
       }
     }
-    const adminHome = pathname.replace(/\/$/, '') === '/dashboard' && full.session?.isAdmin
-    // The business overview's one request starts with the page instead of after its code (api.ts fetches it with
-    // the same URL and credentials, so the browser uses this response).
-    const insights = adminHome ? '<link rel="preload" as="fetch" crossorigin href="/api/admin/insights">' : ''
-    return page(
-      server,
-      full,
-      null,
-      insights +
-        preloadsFor(
-          server.routeModuleFor(pathname),
-          adminHome ? 'features/admin/insights/admin-home-page.tsx' : undefined,
-        ),
+    const user = full.session
+    const home = pathname.replace(/\/$/, '') === '/dashboard'
+    const preloads = preloadsFor(
+      server.routeModuleFor(pathname),
+      home && user?.isAdmin ? 'features/admin/insights/admin-home-page.tsx' : undefined,
     )
+    if (home && user && options.apiGet) {
+      try {
+        const answers = await Promise.all(
+          server.firstQueriesFor(pathname, user).map(async ({ key, url }) => {
+            const data = await options.apiGet!(request, url)
+            return data === undefined ? null : { key, data }
+          }),
+        )
+        const queries = answers.filter((answer) => answer !== null)
+        const rendered: EmbeddedState = { ...full, prerendered: true, queries }
+        return page(server, rendered, await server.render(request.url, rendered), preloads)
+      } catch (error) {
+        // The shell then: the browser renders the page, asking the API.
+        request.log.error({ err: error }, 'dashboard: render failed')
+      }
+    }
+    // Without the rendered home, an admin's overview starts its one request with the page instead of after its code
+    // (api.ts fetches it with the same URL and credentials, so the browser uses this response).
+    const insights =
+      home && user?.isAdmin ? '<link rel="preload" as="fetch" crossorigin href="/api/admin/insights">' : ''
+    return page(server, full, null, insights + preloads)
   }
 
   return {
@@ -191,7 +212,7 @@ export function createPrerenderer(options: PrerenderOptions) {
         ...(anonymous ? { session: null } : {}),
       }
       if (!server) return reply.send(page(server, state, null, ''))
-      if (kind === 'dashboard') return reply.send(await dashboardShell(request, reply, server, state, pathname))
+      if (kind === 'dashboard') return reply.send(await dashboardPage(request, reply, server, state, pathname))
       try {
         const plans = pathname === '/plans' ? await options.plans() : undefined
         const plansKey = plans ? JSON.stringify(plans) : ''

@@ -13,7 +13,7 @@ import { formatBRL, formatDate } from '@/web/lib/format'
 import { useDocumentTitle } from '@/web/lib/use-document-title'
 import { useSessionUser } from '@/web/lib/session'
 import { currentSubscription } from '@/web/shared/billing/current-subscription'
-import { openInvoicesPageSize, paymentsQuery, subscriptionsQuery } from '@/web/shared/billing/api'
+import { overviewReads, paymentsQuery, subscriptionsQuery } from '@/web/shared/billing/api'
 import { billingMethodLabel, billingTexts, SubscriptionStatusBadge } from '@/web/shared/billing/status-badges'
 
 /** The dashboard's index: the current plan, the next payment, the status and how it is paid. */
@@ -21,8 +21,8 @@ export function OverviewPage() {
   useDocumentTitle('Painel')
   const { user } = useSessionUser()
   // The newest subscription in force and the open invoices are all the overview needs (both small, server-filtered).
-  const subscriptions = useQuery(subscriptionsQuery({ current: true, pageSize: 1 }))
-  const payments = useQuery(paymentsQuery({ open: true, pageSize: openInvoicesPageSize }))
+  const subscriptions = useQuery(subscriptionsQuery(overviewReads.subscriptions))
+  const payments = useQuery(paymentsQuery(overviewReads.payments))
   const firstName = user?.name.split(' ')[0]
 
   return (

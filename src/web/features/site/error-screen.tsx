@@ -19,7 +19,9 @@ export function RouteErrorScreen({ error }: { error: unknown }) {
   )
 }
 
-class ErrorBoundary extends Component<{ pathname: string; children: ReactNode }, { error: unknown; at?: string }> {
+type BoundaryProps = { pathname: string; children: ReactNode; withError?: ReactNode }
+
+class ErrorBoundary extends Component<BoundaryProps, { error: unknown; at?: string }> {
   override state: { error: unknown; at?: string } = { error: null }
   static getDerivedStateFromError(error: unknown) {
     return { error: error ?? new Error('Erro desconhecido') }
@@ -33,13 +35,23 @@ class ErrorBoundary extends Component<{ pathname: string; children: ReactNode },
       this.setState({ error: null, at: undefined })
   }
   override render() {
-    return this.state.error ? <RouteErrorScreen error={this.state.error} /> : this.props.children
+    if (!this.state.error) return this.props.children
+    return (
+      <>
+        <RouteErrorScreen error={this.state.error} />
+        {this.props.withError}
+      </>
+    )
   }
 }
 
 /** Catches what a page throws while rendering or loading (a chunk that fails to download) and shows the screen. */
-export function RouteErrorBoundary({ children }: { children: ReactNode }) {
-  return <ErrorBoundary pathname={useLocation().pathname}>{children}</ErrorBoundary>
+export function RouteErrorBoundary({ children, withError }: { children: ReactNode; withError?: ReactNode }) {
+  return (
+    <ErrorBoundary pathname={useLocation().pathname} withError={withError}>
+      {children}
+    </ErrorBoundary>
+  )
 }
 
 /** Shown instead of a blank page when the app cannot start (API unreachable or misconfigured). */

@@ -43,6 +43,8 @@ export function ReauthenticationDialog() {
       return () => listeners.delete(listener)
     },
     () => pending,
+    // Rendered on the server (the dashboard's home): nothing is waiting for a password there.
+    () => null,
   )
   const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)

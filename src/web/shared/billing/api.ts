@@ -34,30 +34,44 @@ function pageSearch(params: Record<string, string | number | undefined>): string
   return text ? `?${text}` : ''
 }
 
+type SubscriptionsParams = PageParams & { current?: boolean }
+
+/** GET /api/subscriptions with these parameters (also what the server embeds in the dashboard's first HTML). */
+export function subscriptionsUrl(params: SubscriptionsParams = {}): string {
+  const current = params.current === undefined ? undefined : String(params.current)
+  return `/api/subscriptions${pageSearch({ page: params.page, pageSize: params.pageSize, current })}`
+}
+
 /** One page of the customer's subscriptions; `current: true` only those in force or awaiting payment. */
-export function subscriptionsQuery(params: PageParams & { current?: boolean } = {}) {
+export function subscriptionsQuery(params: SubscriptionsParams = {}) {
   return queryOptions({
     queryKey: [...billingKey, 'subscriptions', params],
-    queryFn: () =>
-      api.get(
-        `/api/subscriptions${pageSearch({ page: params.page, pageSize: params.pageSize, current: params.current === undefined ? undefined : String(params.current) })}`,
-        subscriptionPageSchema,
-      ),
+    queryFn: () => api.get(subscriptionsUrl(params), subscriptionPageSchema),
   })
 }
 
 /** Open invoices are few (one per subscription and period at most): one page of this size holds them all. */
 export const openInvoicesPageSize = 100
 
+type PaymentsParams = PageParams & { open?: boolean }
+
+/** What the dashboard's overview reads: the newest subscription in force and the open invoices (both small). */
+export const overviewReads = {
+  subscriptions: { current: true, pageSize: 1 },
+  payments: { open: true, pageSize: openInvoicesPageSize },
+} satisfies { subscriptions: SubscriptionsParams; payments: PaymentsParams }
+
+/** GET /api/payments with these parameters. */
+export function paymentsUrl(params: PaymentsParams = {}): string {
+  const open = params.open === undefined ? undefined : String(params.open)
+  return `/api/payments${pageSearch({ page: params.page, pageSize: params.pageSize, open })}`
+}
+
 /** One page of the customer's invoices; `open: true` the open ones, `open: false` the history. */
-export function paymentsQuery(params: PageParams & { open?: boolean } = {}) {
+export function paymentsQuery(params: PaymentsParams = {}) {
   return queryOptions({
     queryKey: [...billingKey, 'payments', params],
-    queryFn: () =>
-      api.get(
-        `/api/payments${pageSearch({ page: params.page, pageSize: params.pageSize, open: params.open === undefined ? undefined : String(params.open) })}`,
-        paymentPageSchema,
-      ),
+    queryFn: () => api.get(paymentsUrl(params), paymentPageSchema),
   })
 }
 

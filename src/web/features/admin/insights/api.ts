@@ -4,9 +4,11 @@ import { adminInsightsSchema } from '@/domain/contracts/insights'
 import { platformEventPageSchema, platformEventRetrySchema } from '@/domain/contracts/provisioning'
 import { api } from '@/web/lib/api'
 
+export const adminInsightsUrl = '/api/admin/insights'
+
 export const adminInsightsQuery = queryOptions({
   queryKey: ['admin', 'insights'],
-  queryFn: () => api.get('/api/admin/insights', adminInsightsSchema),
+  queryFn: () => api.get(adminInsightsUrl, adminInsightsSchema),
   refetchInterval: 60_000,
 })
 
