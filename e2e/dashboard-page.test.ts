@@ -113,6 +113,23 @@ describe('the dashboard home, rendered on the server', () => {
     expect(html).not.toContain('insights')
     expect(html).not.toContain('admin-home-page')
     expect(await textWithoutJavaScript(customer, '/dashboard')).toContain('Olá, Beatriz!')
+
+    // With a PIX subscription awaiting its first payment: the plan and the open invoice are in the HTML.
+    const checkout = await fetch(app.at('/api/checkout/pix'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: app.url, cookie },
+      body: JSON.stringify({ plan_id: 'plan_pro' }),
+    })
+    expect(checkout.status).toBeLessThan(300)
+    const after = embeddedState(await (await fetch(app.at('/dashboard'), { headers: { cookie } })).text())
+    const subscriptions = embedded(after, ['billing', 'subscriptions', { current: true, pageSize: 1 }])
+    expect(subscriptions).toMatchObject({ items: [{ planId: 'plan_pro', status: 'pending_pix' }] })
+    expect(embedded(after, ['billing', 'payments', { open: true, pageSize: 100 }])).toMatchObject({
+      items: [{ amountCents: 19900 }],
+    })
+    const text = await textWithoutJavaScript(customer, '/dashboard')
+    expect(text).toContain('Profissional')
+    expect(text).toContain('R$ 199,00')
   })
 
   it('other dashboard pages, a stale cookie and no cookie get the shell', async () => {
