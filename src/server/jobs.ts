@@ -2,7 +2,7 @@
 // RUN_JOBS=false) and in `npm run worker`. pg-boss gives each job to one worker and retries a job whose worker died;
 // the passes themselves are safe to run concurrently and twice (modules/lifecycle/lifecycle.service.ts).
 import type pg from 'pg'
-import { type Db as BossDb, fromPglite, PgBoss } from 'pg-boss'
+import type { Db as BossDb, PgBoss } from 'pg-boss'
 import { deliveryPasses, detectionPasses, dailyPasses, runPasses } from './modules/lifecycle/lifecycle.service'
 import type { LifecycleDeps } from './modules/lifecycle/pass-runner'
 
@@ -61,6 +61,8 @@ async function withStartLock(pool: pg.Pool, start: () => Promise<unknown>): Prom
  */
 export async function startJobs(deps: LifecycleDeps): Promise<Jobs> {
   const { database, log } = deps
+  // Loaded here, not with the server: `npm start` answers its health check before the queue's code is even read.
+  const { fromPglite, PgBoss } = await import('pg-boss')
   let boss: PgBoss
   if (database.pglite) boss = new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
   else if (database.pool) boss = new PgBoss({ db: fromPool(database.pool) })

@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import { appendOutbox, type MessagingLog } from './outbox'
 
 export interface MailMessage {
@@ -25,15 +25,15 @@ export function createMailSender(opts: MailSenderOptions): MailSender {
   if (opts.smtpUrl) {
     // nodemailer waits up to 2 min to connect and 10 min on a silent socket: a hung SMTP server would hold the
     // request (or the delivery pass) that long. Ours fail in seconds and the outbound message is retried later.
-    const transport = createTransport({
-      url: opts.smtpUrl,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
-    })
+    // nodemailer is loaded with the first e-mail, not with the server.
+    let transport: Promise<Transporter> | null = null
+    const smtpUrl = opts.smtpUrl
     return {
       async send(msg) {
-        const info = await transport.sendMail({
+        transport ??= import('nodemailer').then(({ createTransport }) =>
+          createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }),
+        )
+        const info = await (await transport).sendMail({
           from: opts.from,
           to: msg.to,
           subject: msg.subject,

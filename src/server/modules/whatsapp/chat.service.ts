@@ -2,7 +2,6 @@
 // domain/whatsapp-intents.ts) and answered with free-form text, which Meta delivers because the customer's message
 // has just opened the 24-hour window; '2ª via' also sends the invoice's QR Code as an image. Nothing here changes a
 // subscription or a payment: 'cancelar' only links the dashboard's cancel flow.
-import QRCode from 'qrcode'
 import { DomainError } from '../../../domain/errors'
 import { formatBRL } from '../../../domain/money'
 import { subscriptionStatusLabel } from '../../../domain/subscription-status'
@@ -63,6 +62,8 @@ export const qrCaption = 'QR Code PIX da fatura'
 
 /** The BR Code as a PNG QR Code, about 400x400, that a banking app reads from the chat. */
 export async function qrPng(brCode: string): Promise<Buffer> {
+  // Loaded with the first QR Code asked for in the chat, not with the server.
+  const { default: QRCode } = await import('qrcode')
   return QRCode.toBuffer(brCode, { type: 'png', width: 400, margin: 2, errorCorrectionLevel: 'M' })
 }
 
