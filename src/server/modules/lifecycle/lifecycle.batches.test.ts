@@ -1,6 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { payments } from '../../db/schema/billing'
+import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { auditLog } from '../../db/schema/platform'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
@@ -9,6 +9,7 @@ import { issuePixInvoice, issuePixRenewals } from '../billing/pix-invoice'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { depsOf, insertCustomer, insertSubscription } from './lifecycle-fixtures'
 import { renderInvoicesCreated } from './notifications.render'
+import { cancelOverdue, markOverdue } from './period-end.service'
 import { enqueueMany } from './notifications.service'
 
 // The passes' batch statements (one JSON parameter for all the rows, db/json-rows.ts) write the same rows as the
@@ -177,5 +178,38 @@ describe('batch inserts of the billing passes', () => {
         expect(stored?.type).toBe('object')
       } else expect(whatsapp).toBeUndefined()
     }
+  })
+
+  it('moves a batch to past_due and cancels it, each subscription at its own instant', async () => {
+    const db = t.database.db
+    const customer = await insertCustomer(db)
+    const ends = ['2026-04-01T12:00:00.000Z', '2026-04-02T15:30:00.000Z'].map((d) => new Date(d))
+    const subs = await Promise.all(
+      ends.map((end) => insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })),
+    )
+    const ids = subs.map((s) => s.id)
+    const read = () =>
+      db.select().from(subscriptions).where(inArray(subscriptions.id, ids)).orderBy(asc(subscriptions.currentPeriodEnd))
+
+    clock.set('2026-04-03T12:00:00.000Z')
+    await markOverdue(depsOf(t), clock.now())
+    expect((await read()).map((s) => [s.status, s.updatedAt])).toEqual([
+      ['past_due', clock.now()],
+      ['past_due', clock.now()],
+    ])
+
+    clock.set('2026-04-10T12:00:00.000Z')
+    await cancelOverdue(depsOf(t), clock.now())
+    expect((await read()).map((s) => [s.status, s.canceledAt, s.updatedAt])).toEqual([
+      ['canceled', new Date('2026-04-08T12:00:00.000Z'), clock.now()],
+      ['canceled', new Date('2026-04-09T15:30:00.000Z'), clock.now()],
+    ])
+    const audits = await db.select().from(auditLog).where(inArray(auditLog.entityId, ids)).orderBy(asc(auditLog.id))
+    expect(audits.map((a) => [a.action, a.entityId])).toEqual([
+      ['subscription.past_due', ids[0]],
+      ['subscription.past_due', ids[1]],
+      ['subscription.canceled_overdue', ids[0]],
+      ['subscription.canceled_overdue', ids[1]],
+    ])
   })
 })
