@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/client'
+import { insertJsonRows } from '../../db/json-rows'
 import { auditLog } from '../../db/schema/platform'
 
 export type Actor = { id: string; roleId: number } | { id: null; roleId: 0; system: string }
@@ -24,21 +25,27 @@ export async function audit(
   })
 }
 
-/** audit() for many entities in one INSERT (a lifecycle pass's batch): the same rows, in the given order. */
+/**
+ * audit() for many entities in one INSERT (a lifecycle pass's batch): the same rows, in the given order, sent as one
+ * JSON parameter (db/json-rows.ts).
+ */
 export async function auditMany(
   tx: Executor,
   actor: Actor,
   rows: { action: string; entity: string; entityId: string; before?: unknown; after?: unknown }[],
 ): Promise<void> {
   if (rows.length === 0) return
-  await tx.insert(auditLog).values(
-    rows.map((r) => ({
-      actorId: actor.id,
-      action: r.action,
-      entity: r.entity,
-      entityId: r.entityId,
-      before: r.before ?? null,
-      after: r.after ?? ('system' in actor ? { by: actor.system } : null),
-    })),
+  await tx.execute(
+    insertJsonRows(
+      auditLog,
+      rows.map((r) => ({
+        actorId: actor.id,
+        action: r.action,
+        entity: r.entity,
+        entityId: r.entityId,
+        before: r.before ?? null,
+        after: r.after ?? ('system' in actor ? { by: actor.system } : null),
+      })),
+    ),
   )
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { Executor, Tx } from '../../db/client'
+import { insertJsonRows } from '../../db/json-rows'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { type CardPlanChangeRow, type CardPlanChangeStatus, cardPlanChanges } from '../../db/schema/stripe'
@@ -283,6 +284,21 @@ export function insertRenewalsOncePerPeriod(tx: Tx, values: NewPaymentRow[]): Pr
       where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
     })
     .returning()
+}
+
+/**
+ * insertRenewalsOncePerPeriod for a batch (the lifecycle's renewal pass): one INSERT with the rows as one JSON
+ * parameter (db/json-rows.ts). Answers the ids inserted.
+ */
+export async function insertRenewalBatchOncePerPeriod(tx: Tx, values: NewPaymentRow[]): Promise<Set<string>> {
+  if (values.length === 0) return new Set()
+  const result = (await tx.execute(
+    sql`${insertJsonRows(payments, values)}
+      on conflict (${sql.identifier(payments.subscriptionId.name)}, ${sql.identifier(payments.dueDate.name)})
+        where ${sql.identifier(payments.type.name)} = 'renewal' and ${sql.identifier(payments.status.name)} <> 'void'
+      do nothing returning ${payments.id} as id`,
+  )) as unknown as { rows: { id: string }[] }
+  return new Set(result.rows.map((r) => r.id))
 }
 
 /** A PIX invoice without a live PSP charge (none yet, or only the static code's fallback). */

@@ -30,6 +30,7 @@ import type { PaymentRow } from '../../db/schema/billing'
 import {
   findPayment,
   insertPayment,
+  insertRenewalBatchOncePerPeriod,
   insertRenewalsOncePerPeriod,
   setPixChargeActive,
   setPixChargeFallback,
@@ -120,13 +121,20 @@ function pixInvoiceValues(input: PixInvoiceInput): NewPaymentRow {
   return values
 }
 
+export type IssuedRenewal = Pick<PaymentRow, 'id' | 'subscriptionId' | 'amountCents' | 'dueDate'>
+
 /**
  * issuePixInvoice with `oncePerPeriod` for many renewals at once: one INSERT; answers the invoices inserted (one
- * already issued for a subscription and due date is left out, as issuePixInvoice answers null for it).
+ * already issued for a subscription and due date is left out, as issuePixInvoice answers null for it), in the
+ * inputs' order.
  */
-export async function issuePixRenewals(tx: Tx, inputs: PixInvoiceInput[]): Promise<PaymentRow[]> {
+export async function issuePixRenewals(tx: Tx, inputs: PixInvoiceInput[]): Promise<IssuedRenewal[]> {
   if (inputs.length === 0) return []
-  return insertRenewalsOncePerPeriod(tx, inputs.map(pixInvoiceValues))
+  const values = inputs.map(pixInvoiceValues)
+  const inserted = await insertRenewalBatchOncePerPeriod(tx, values)
+  return values
+    .filter((v) => inserted.has(v.id))
+    .map((v) => ({ id: v.id, subscriptionId: v.subscriptionId, amountCents: v.amountCents, dueDate: v.dueDate }))
 }
 
 export type PixLog = { info?(obj: object, msg: string): void; warn(obj: object, msg: string): void }

@@ -70,6 +70,15 @@ export const noRenewalYet = sql`not coalesce((select true from ${payments}
       and ${payments.type} = 'renewal'
       and ${payments.dueDate} = ${subscriptions.currentPeriodEnd} limit 1), false)`
 
+/**
+ * `id = any(<one array parameter>)`: a batch's ids as one parameter instead of one placeholder each (500 for a pass's
+ * batch, each a SQL chunk drizzle builds and PostgreSQL parses).
+ */
+export const idIn = (
+  column: typeof subscriptions.id | typeof payments.subscriptionId | typeof payments.id,
+  ids: string[],
+) => sql`${column} = any(${sql.param(ids)}::text[])`
+
 export async function plansByIds(tx: Executor, ids: string[]) {
   const rows = await tx
     .select()
@@ -80,13 +89,13 @@ export async function plansByIds(tx: Executor, ids: string[]) {
 
 /** Invoices with their subscription, plan, upgrade target plan and profile (loadPaymentWithPlansAndProfile, many). */
 export function paymentsWithPlansAndProfile(tx: Executor, paymentIds: string[]) {
-  return selectPaymentsWithPlansAndProfile(tx).where(inArray(payments.id, paymentIds)).orderBy(asc(payments.id))
+  return selectPaymentsWithPlansAndProfile(tx).where(idIn(payments.id, paymentIds)).orderBy(asc(payments.id))
 }
 
 /** Subscriptions with their plan and profile (loadSubscriptionWithPlanAndProfile, many). */
 export function subscriptionsWithPlanAndProfile(tx: Executor, subscriptionIds: string[]) {
   return selectSubscriptionsWithPlanAndProfile(tx)
-    .where(inArray(subscriptions.id, subscriptionIds))
+    .where(idIn(subscriptions.id, subscriptionIds))
     .orderBy(asc(subscriptions.id))
 }
 
@@ -95,7 +104,7 @@ export async function oldestPendingPixInvoices(tx: Executor, subscriptionIds: st
   const rows = await tx
     .select()
     .from(payments)
-    .where(and(inArray(payments.subscriptionId, subscriptionIds), eq(payments.status, 'pending_pix')))
+    .where(and(idIn(payments.subscriptionId, subscriptionIds), eq(payments.status, 'pending_pix')))
     .orderBy(asc(payments.subscriptionId), asc(payments.dueDate))
   const first = new Map<string, PaymentRow>()
   for (const row of rows) if (!first.has(row.subscriptionId)) first.set(row.subscriptionId, row)
@@ -110,7 +119,7 @@ export async function lockPaymentsOf(tx: Tx, subscriptionIds: string[]) {
   const all = await tx
     .select({ id: payments.id, subscriptionId: payments.subscriptionId })
     .from(payments)
-    .where(inArray(payments.subscriptionId, subscriptionIds))
+    .where(idIn(payments.subscriptionId, subscriptionIds))
   const locked = await tx
     .select({
       id: payments.id,
@@ -119,7 +128,7 @@ export async function lockPaymentsOf(tx: Tx, subscriptionIds: string[]) {
       dueDate: payments.dueDate,
     })
     .from(payments)
-    .where(inArray(payments.subscriptionId, subscriptionIds))
+    .where(idIn(payments.subscriptionId, subscriptionIds))
     .for('update', { skipLocked: true })
   const held = new Map<string, typeof locked>(subscriptionIds.map((id) => [id, []]))
   for (const p of locked) held.get(p.subscriptionId)?.push(p)
@@ -129,36 +138,24 @@ export async function lockPaymentsOf(tx: Tx, subscriptionIds: string[]) {
   return held
 }
 
-/** Sets the status of the given subscriptions (updated_at = now); answers the rows as they are now. */
-export function setSubscriptionStatus(
+/** Sets the status of the given subscriptions (updated_at = now). */
+export async function setSubscriptionStatus(
   tx: Tx,
   ids: string[],
   status: SubscriptionStatus,
   now: Date,
-): Promise<SubscriptionRow[]> {
-  return tx.update(subscriptions).set({ status, updatedAt: now }).where(inArray(subscriptions.id, ids)).returning()
+): Promise<void> {
+  await tx.update(subscriptions).set({ status, updatedAt: now }).where(idIn(subscriptions.id, ids))
 }
 
-/** Cancels the given subscriptions, each at its own canceled_at; answers the rows as they are now. */
-export function cancelSubscriptions(
-  tx: Tx,
-  items: { id: string; canceledAt: Date }[],
-  now: Date,
-): Promise<SubscriptionRow[]> {
-  const at = sql.join(
-    items.map((i) => sql`when ${i.id} then ${i.canceledAt.toISOString()}::timestamptz`),
-    sql` `,
-  )
-  return tx
-    .update(subscriptions)
-    .set({ status: 'canceled', canceledAt: sql`case ${subscriptions.id} ${at} end`, updatedAt: now })
-    .where(
-      inArray(
-        subscriptions.id,
-        items.map((i) => i.id),
-      ),
-    )
-    .returning()
+/** Cancels the given subscriptions, each at its own canceled_at (the batch's instants as one JSON parameter). */
+export async function cancelSubscriptions(tx: Tx, items: { id: string; canceledAt: Date }[], now: Date): Promise<void> {
+  const at = JSON.stringify(items.map((i) => ({ id: i.id, at: i.canceledAt.toISOString() })))
+  await tx.execute(sql`update ${subscriptions}
+    set ${sql.identifier(subscriptions.status.name)} = 'canceled', ${sql.identifier(subscriptions.canceledAt.name)} = v.at,
+      ${sql.identifier(subscriptions.updatedAt.name)} = ${now.toISOString()}::timestamptz
+    from json_to_recordset(${at}::json) as v(id text, at timestamptz)
+    where ${subscriptions.id} = v.id`)
 }
 
 /** Voids the open invoices of the given subscriptions; answers which. */
@@ -171,7 +168,7 @@ export function voidOpenPaymentsOf(
   return tx
     .update(payments)
     .set({ status: 'void', updatedAt: now })
-    .where(and(inArray(payments.subscriptionId, subscriptionIds), inArray(payments.status, openStatuses)))
+    .where(and(idIn(payments.subscriptionId, subscriptionIds), inArray(payments.status, openStatuses)))
     .returning({ id: payments.id, subscriptionId: payments.subscriptionId })
 }
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq, gt, gte, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
+import { insertJsonRows } from '../../db/json-rows'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { type NotificationRow, notifications } from '../../db/schema/lifecycle'
@@ -11,13 +12,20 @@ import type { NotificationKind } from './notification-templates'
 
 type NewNotification = typeof notifications.$inferInsert
 
-/** Inserts the notifications whose dedupe key is new (one INSERT); answers those inserted. */
-export function insertNotifications(tx: Executor, values: NewNotification[]) {
-  return tx.insert(notifications).values(values).onConflictDoNothing({ target: notifications.dedupeKey }).returning({
-    id: notifications.id,
-    subscriptionId: notifications.subscriptionId,
-    paymentId: notifications.paymentId,
-  })
+/**
+ * Inserts the notifications whose dedupe key is new (one INSERT, the rows as one JSON parameter: db/json-rows.ts);
+ * answers those inserted.
+ */
+export async function insertNotifications(
+  tx: Executor,
+  values: NewNotification[],
+): Promise<{ id: string; subscriptionId: string | null; paymentId: string | null }[]> {
+  if (values.length === 0) return []
+  const result = (await tx.execute(
+    sql`${insertJsonRows(notifications, values)} on conflict (${sql.identifier(notifications.dedupeKey.name)}) do nothing
+      returning ${notifications.id} as id, ${notifications.subscriptionId} as subscription_id, ${notifications.paymentId} as payment_id`,
+  )) as unknown as { rows: { id: string; subscription_id: string | null; payment_id: string | null }[] }
+  return result.rows.map((r) => ({ id: r.id, subscriptionId: r.subscription_id, paymentId: r.payment_id }))
 }
 
 /** SQL twin of dayRef (notifications.render.ts), for the detection queries. */

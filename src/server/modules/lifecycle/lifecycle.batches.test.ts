@@ -1,0 +1,215 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { payments, subscriptions } from '../../db/schema/billing'
+import { notifications } from '../../db/schema/lifecycle'
+import { auditLog } from '../../db/schema/platform'
+import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
+import { audit, auditMany, systemActor } from '../audit/audit'
+import { issuePixInvoice, issuePixRenewals } from '../billing/pix-invoice'
+import { configurePix, seedPlans } from '../billing/test-fixtures'
+import { depsOf, insertCustomer, insertSubscription } from './lifecycle-fixtures'
+import { renderInvoicesCreated } from './notifications.render'
+import { cancelOverdue, markOverdue } from './period-end.service'
+import { enqueueMany } from './notifications.service'
+
+// The passes' batch statements (one JSON parameter for all the rows, db/json-rows.ts) write the same rows as the
+// one-row statements (drizzle's values()), and keep their ON CONFLICT rules.
+describe('batch inserts of the billing passes', () => {
+  let t: TestApp
+  const clock = new TestClock(new Date('2026-03-10T12:00:00.000Z'))
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock })
+    await seedPlans(t.database.db)
+    await configurePix(t.database.db)
+  })
+  afterAll(async () => {
+    await t.close()
+  })
+
+  it('issues renewal invoices in a batch exactly as one by one, once per subscription and due date', async () => {
+    const db = t.database.db
+    const now = clock.now()
+    const customer = await insertCustomer(db)
+    const end = new Date('2026-03-12T12:00:00.000Z')
+    const [a, b, c] = await Promise.all(
+      [0, 1, 2].map(() => insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })),
+    )
+    if (!a || !b || !c) throw new Error('subscriptions missing')
+    const input = (subscriptionId: string) => ({
+      subscriptionId,
+      type: 'renewal' as const,
+      amountCents: 19_900,
+      dueDate: end,
+      now,
+    })
+    const single = await db.transaction((tx) => issuePixInvoice(tx, { ...input(a.id), oncePerPeriod: true }))
+    const issued = await db.transaction((tx) => issuePixRenewals(tx, [input(b.id), input(a.id), input(c.id)]))
+    expect(issued.map((p) => p.subscriptionId)).toEqual([b.id, c.id]) // a's was issued already
+    expect(issued.every((p) => p.amountCents === 19_900 && p.dueDate.getTime() === end.getTime())).toBe(true)
+    expect(await db.transaction((tx) => issuePixRenewals(tx, [input(b.id), input(c.id)]))).toEqual([])
+
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(inArray(payments.subscriptionId, [a.id, b.id, c.id]))
+      .orderBy(asc(payments.createdAt))
+    expect(rows).toHaveLength(3)
+    const { id, subscriptionId, pixReference, ...fields } = single ?? rows[0]!
+    for (const row of rows.filter((r) => r.subscriptionId !== a.id)) {
+      expect(issued.some((p) => p.id === row.id)).toBe(true)
+      expect(row.pixReference).toMatch(/^REN[A-Za-z0-9]{22}$/)
+      const { id: _id, subscriptionId: _sub, pixReference: _ref, ...rest } = row
+      expect(rest).toEqual(fields)
+    }
+    expect([id, subscriptionId, pixReference]).toEqual([single?.id, a.id, single?.pixReference])
+    const metadata = await db
+      .select({ type: sql<string>`jsonb_typeof(${payments.metadata})` })
+      .from(payments)
+      .where(inArray(payments.subscriptionId, [a.id, b.id, c.id]))
+    expect(metadata).toEqual([{ type: 'object' }, { type: 'object' }, { type: 'object' }])
+  })
+
+  it('writes a batch of audit rows exactly as audit() one by one, in the given order', async () => {
+    const db = t.database.db
+    const actor = systemActor('billing')
+    const change = (n: number) => ({
+      before: { status: 'active', n, nested: { list: [1, 'dois', null], quote: `"aspas" e \\ barra` } },
+      after: { status: 'past_due', name: 'João Ção', by: 'billing' },
+    })
+    await db.transaction((tx) => audit(tx, actor, 'batch.test', 'subscription', 'single', change(0)))
+    await db.transaction((tx) =>
+      auditMany(tx, actor, [
+        { action: 'batch.test', entity: 'subscription', entityId: 'first', ...change(0) },
+        { action: 'batch.test', entity: 'subscription', entityId: 'second', ...change(2) },
+        { action: 'batch.test', entity: 'subscription', entityId: 'third' }, // no change: after is { by }
+      ]),
+    )
+    const rows = await db.select().from(auditLog).where(eq(auditLog.action, 'batch.test')).orderBy(asc(auditLog.id))
+    expect(rows.map((r) => r.entityId)).toEqual(['single', 'first', 'second', 'third'])
+    const strip = ({ id: _id, entityId: _e, createdAt: _c, ...rest }: (typeof rows)[number]) => rest
+    const [single, first, second, third] = rows.map(strip)
+    expect(first).toEqual(single)
+    expect(second).toEqual({ ...single, before: change(2).before })
+    expect(third).toEqual({ ...single, before: null, after: { by: 'billing' } })
+    expect(rows.every((r) => r.createdAt instanceof Date && r.actorId === null)).toBe(true)
+    // Stored as JSON objects, not as strings holding JSON (drizzle would parse either back into the same object).
+    const types = await db
+      .select({
+        before: sql<string>`jsonb_typeof(${auditLog.before})`,
+        after: sql<string>`jsonb_typeof(${auditLog.after})`,
+      })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'batch.test'))
+      .orderBy(asc(auditLog.id))
+    expect(types).toEqual([
+      { before: 'object', after: 'object' },
+      { before: 'object', after: 'object' },
+      { before: 'object', after: 'object' },
+      { before: null, after: 'object' },
+    ])
+  })
+
+  it('enqueues a batch of notifications with the rendered messages, each dedupe key once', async () => {
+    const db = t.database.db
+    const now = clock.now()
+    const withPhone = await insertCustomer(db, { whatsapp: '5585999990301', name: 'Ana Lote' })
+    const withoutPhone = await insertCustomer(db, { name: 'Bruno Lote' })
+    const end = new Date('2026-03-13T12:00:00.000Z')
+    const subs = [
+      await insertSubscription(db, { userId: withPhone.id, currentPeriodEnd: end }),
+      await insertSubscription(db, { userId: withoutPhone.id, currentPeriodEnd: end }),
+    ]
+    const issued = await db.transaction((tx) =>
+      issuePixRenewals(
+        tx,
+        subs.map((s) => ({ subscriptionId: s.id, type: 'renewal' as const, amountCents: 19_900, dueDate: end, now })),
+      ),
+    )
+    const ids = issued.map((p) => p.id)
+    const rendered = await db.transaction((tx) => renderInvoicesCreated(tx, depsOf(t), ids))
+    expect(rendered).toHaveLength(2)
+    expect(await db.transaction((tx) => enqueueMany(tx, now, rendered))).toBe(3) // e-mail twice, WhatsApp once
+    expect(await db.transaction((tx) => enqueueMany(tx, now, rendered))).toBe(0)
+
+    const rows = await db
+      .select()
+      .from(notifications)
+      .where(inArray(notifications.paymentId, ids))
+      .orderBy(asc(notifications.dedupeKey))
+    expect(rows).toHaveLength(3)
+    for (const event of rendered) {
+      const email = rows.find((r) => r.dedupeKey === `invoice_created:${event.ref}:email`)
+      expect(email).toMatchObject({
+        kind: 'invoice_created',
+        channel: 'email',
+        userId: event.user.id,
+        subscriptionId: event.subscriptionId,
+        paymentId: event.paymentId,
+        recipient: event.user.email,
+        subject: event.message.subject,
+        body: event.message.text,
+        html: event.message.html,
+        template: null,
+        status: 'pending',
+        attempts: 0,
+        lastError: null,
+        sentAt: null,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      const whatsapp = rows.find((r) => r.dedupeKey === `invoice_created:${event.ref}:whatsapp`)
+      if (event.user.whatsappNumber) {
+        expect(whatsapp).toMatchObject({
+          channel: 'whatsapp',
+          recipient: event.user.whatsappNumber,
+          subject: null,
+          body: event.message.whatsapp,
+          html: null,
+          template: event.message.template,
+          status: 'pending',
+          nextAttemptAt: now,
+        })
+        const [stored] = await db
+          .select({ type: sql<string>`jsonb_typeof(${notifications.template})` })
+          .from(notifications)
+          .where(eq(notifications.id, whatsapp?.id ?? ''))
+        expect(stored?.type).toBe('object')
+      } else expect(whatsapp).toBeUndefined()
+    }
+  })
+
+  it('moves a batch to past_due and cancels it, each subscription at its own instant', async () => {
+    const db = t.database.db
+    const customer = await insertCustomer(db)
+    const ends = ['2026-04-01T12:00:00.000Z', '2026-04-02T15:30:00.000Z'].map((d) => new Date(d))
+    const subs = await Promise.all(
+      ends.map((end) => insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })),
+    )
+    const ids = subs.map((s) => s.id)
+    const read = () =>
+      db.select().from(subscriptions).where(inArray(subscriptions.id, ids)).orderBy(asc(subscriptions.currentPeriodEnd))
+
+    clock.set('2026-04-03T12:00:00.000Z')
+    await markOverdue(depsOf(t), clock.now())
+    expect((await read()).map((s) => [s.status, s.updatedAt])).toEqual([
+      ['past_due', clock.now()],
+      ['past_due', clock.now()],
+    ])
+
+    clock.set('2026-04-10T12:00:00.000Z')
+    await cancelOverdue(depsOf(t), clock.now())
+    expect((await read()).map((s) => [s.status, s.canceledAt, s.updatedAt])).toEqual([
+      ['canceled', new Date('2026-04-08T12:00:00.000Z'), clock.now()],
+      ['canceled', new Date('2026-04-09T15:30:00.000Z'), clock.now()],
+    ])
+    const audits = await db.select().from(auditLog).where(inArray(auditLog.entityId, ids)).orderBy(asc(auditLog.id))
+    expect(audits.map((a) => [a.action, a.entityId])).toEqual([
+      ['subscription.past_due', ids[0]],
+      ['subscription.past_due', ids[1]],
+      ['subscription.canceled_overdue', ids[0]],
+      ['subscription.canceled_overdue', ids[1]],
+    ])
+  })
+})
