@@ -271,6 +271,12 @@ export async function setCardPlanChangeStatus(
   return row
 }
 
+/** payments_one_renewal_per_period_idx, as both renewal inserts name it in their ON CONFLICT. */
+const renewalPerPeriod = {
+  columns: [payments.subscriptionId, payments.dueDate],
+  where: sql`${sql.identifier(payments.type.name)} = 'renewal' and ${sql.identifier(payments.status.name)} <> 'void'`,
+}
+
 /**
  * Inserts renewal invoices once per (subscription, due date): payments_one_renewal_per_period_idx, voided ones
  * excluded. Answers the rows inserted (one already issued for a subscription and due date is left out).
@@ -279,10 +285,7 @@ export function insertRenewalsOncePerPeriod(tx: Tx, values: NewPaymentRow[]): Pr
   return tx
     .insert(payments)
     .values(values)
-    .onConflictDoNothing({
-      target: [payments.subscriptionId, payments.dueDate],
-      where: sql`${payments.type} = 'renewal' and ${payments.status} <> 'void'`,
-    })
+    .onConflictDoNothing({ target: renewalPerPeriod.columns, where: renewalPerPeriod.where })
     .returning()
 }
 
@@ -294,9 +297,10 @@ export async function insertRenewalBatchOncePerPeriod(tx: Tx, values: NewPayment
   if (values.length === 0) return new Set()
   const result = (await tx.execute(
     sql`${insertJsonRows(payments, values)}
-      on conflict (${sql.identifier(payments.subscriptionId.name)}, ${sql.identifier(payments.dueDate.name)})
-        where ${sql.identifier(payments.type.name)} = 'renewal' and ${sql.identifier(payments.status.name)} <> 'void'
-      do nothing returning ${payments.id} as id`,
+      on conflict (${sql.join(
+        renewalPerPeriod.columns.map((c) => sql.identifier(c.name)),
+        sql`, `,
+      )}) where ${renewalPerPeriod.where} do nothing returning ${payments.id} as id`,
   )) as unknown as { rows: { id: string }[] }
   return new Set(result.rows.map((r) => r.id))
 }
