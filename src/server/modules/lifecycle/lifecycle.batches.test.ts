@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
@@ -11,6 +11,8 @@ import { depsOf, insertCustomer, insertSubscription } from './lifecycle-fixtures
 import { renderInvoicesCreated } from './notifications.render'
 import { cancelOverdue, markOverdue } from './period-end.service'
 import { enqueueMany } from './notifications.service'
+import { claimBatchSize } from './pass-runner'
+import { createRenewalInvoices } from './renewals.service'
 
 // The passes' batch statements (one JSON parameter for all the rows, db/json-rows.ts) write the same rows as the
 // one-row statements (drizzle's values()), and keep their ON CONFLICT rules.
@@ -211,5 +213,68 @@ describe('batch inserts of the billing passes', () => {
       ['subscription.canceled_overdue', ids[0]],
       ['subscription.canceled_overdue', ids[1]],
     ])
+  })
+})
+
+// On PostgreSQL a pass runs BILLING_PASS_CONCURRENCY transactions at once, each claiming its own batch
+// (pass-runner.ts): with batches of 3, eleven subscriptions take four claims shared by two transactions, and every
+// one is handled once and counted once. PGlite runs one (batches of one row).
+describe('a pass in concurrent batches', () => {
+  let t: TestApp
+  const clock = new TestClock(new Date('2026-05-01T12:00:00.000Z'))
+  const batch = claimBatchSize.postgres
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock, env: { BILLING_PASS_CONCURRENCY: '2' } })
+    await seedPlans(t.database.db)
+    await configurePix(t.database.db)
+    claimBatchSize.postgres = 3
+  })
+  afterAll(async () => {
+    claimBatchSize.postgres = batch
+    await t.close()
+  })
+
+  it('issues each renewal once and marks each subscription overdue once, and counts each one', async () => {
+    expect(t.app.ctx.config.BILLING_PASS_CONCURRENCY).toBe(2)
+    const db = t.database.db
+    const subs = []
+    for (let i = 0; i < 11; i += 1) {
+      const customer = await insertCustomer(db)
+      const end = new Date(Date.UTC(2026, 4, 2, 12, i))
+      subs.push(await insertSubscription(db, { userId: customer.id, currentPeriodEnd: end }))
+    }
+    const ids = subs.map((s) => s.id)
+    const renewals = () =>
+      db
+        .select({ subscriptionId: payments.subscriptionId, dueDate: payments.dueDate, status: payments.status })
+        .from(payments)
+        .where(inArray(payments.subscriptionId, ids))
+        .orderBy(asc(payments.subscriptionId))
+
+    expect((await createRenewalInvoices(depsOf(t), clock.now())).processed).toBe(11)
+    const issued = await renewals()
+    expect(issued.map((p) => p.subscriptionId)).toEqual([...ids].sort())
+    for (const p of issued) {
+      expect(p.status).toBe('pending_pix')
+      expect(p.dueDate).toEqual(subs.find((s) => s.id === p.subscriptionId)?.currentPeriodEnd)
+    }
+    const created = await db
+      .select({ paymentId: notifications.paymentId })
+      .from(notifications)
+      .where(inArray(notifications.subscriptionId, ids))
+    expect(created).toHaveLength(11)
+    expect((await createRenewalInvoices(depsOf(t), clock.now())).processed).toBe(0)
+    expect(await renewals()).toHaveLength(11)
+
+    clock.set('2026-05-03T12:00:00.000Z')
+    expect((await markOverdue(depsOf(t), clock.now())).processed).toBe(11)
+    const after = await db.select().from(subscriptions).where(inArray(subscriptions.id, ids))
+    expect(after.every((s) => s.status === 'past_due')).toBe(true)
+    const audits = await db
+      .select({ entityId: auditLog.entityId })
+      .from(auditLog)
+      .where(and(inArray(auditLog.entityId, ids), eq(auditLog.action, 'subscription.past_due')))
+    expect(audits.map((a) => a.entityId).sort()).toEqual([...ids].sort())
   })
 })

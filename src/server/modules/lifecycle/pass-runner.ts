@@ -49,6 +49,11 @@ export type BatchHandler<Row> = (tx: Tx, rows: Row[]) => Promise<string[]>
  * a row that fails alone is rolled back (logged; the rest of the batch commits) and, like a skipped one, excluded
  * from the next claims of this run: it is retried on the next tick. A handled row no longer matches its claim; one
  * that does anyway is handled again, finds nothing to do and is excluded.
+ * On PostgreSQL BILLING_PASS_CONCURRENCY transactions (default 1) run at once, each a worker of its own to the others
+ * (SKIP LOCKED): while one batch's statements run in the database, another is rendered in JavaScript or runs in a
+ * second backend. Their claims are taken one after the other, so a claim cursor (claimCursor) moves in claim order,
+ * and a claim that finds fewer rows than asked for means that the rest is locked by the batches being handled: the
+ * run stops there. PGlite is one connection: one transaction.
  */
 export async function forEachClaimed<Row extends { id: string }>(
   deps: LifecycleDeps,
@@ -58,58 +63,76 @@ export async function forEachClaimed<Row extends { id: string }>(
 ): Promise<number> {
   // Most ticks find nothing: one autocommit query says so, instead of a transaction per pass.
   if ((await claim(deps.db, [], 1)).length === 0) return 0
-  const batch = deps.database.kind === 'postgres' ? claimBatchSize.postgres : claimBatchSize.pglite
+  const postgres = deps.database.kind === 'postgres'
+  const batch = postgres ? claimBatchSize.postgres : claimBatchSize.pglite
   const started = performance.now()
   let processed = 0
   const excluded: string[] = [] // skipped or failed in this run
   const handled = new Set<string>()
   let more = true
-  while (more && performance.now() - started < passBudgetMs) {
-    const done = await deps.db.transaction(async (tx) => {
-      // A batch claim's plan is costed over the whole walk (its LIMIT aside), enough to start JIT compilation, which
-      // then takes longer than the query (0.8 s of 1 s for the renewal claim at 200 000 subscriptions).
-      if (deps.database.kind === 'postgres') await tx.execute(sql`set local jit = off`)
-      const rows = await claim(tx, excluded, batch)
-      if (rows.length < batch) more = false
-      if (rows.length === 0) return 0
-      let ok: string[]
-      try {
-        ok = await tx.transaction((sp) => handle(sp, rows))
-      } catch (error) {
-        if (rows.length === 1) {
-          excluded.push(rows[0]?.id ?? '')
-          deps.log.error(
-            { err: error, pass, id: rows[0]?.id },
-            'lifecycle: a row failed; it is retried on the next tick',
-          )
-          return 0
-        }
-        deps.log.warn({ err: error, pass, rows: rows.length }, 'lifecycle: a batch failed; its rows go one by one')
-        ok = []
-        for (const row of rows) {
-          try {
-            ok.push(...(await tx.transaction((sp) => handle(sp, [row]))))
-          } catch (rowError) {
-            deps.log.error(
-              { err: rowError, pass, id: row.id },
-              'lifecycle: a row failed; it is retried on the next tick',
-            )
-          }
-        }
-      }
-      const now = new Set(ok)
-      let n = 0
-      for (const row of rows) {
-        if (now.has(row.id) && !handled.has(row.id)) {
-          handled.add(row.id)
-          n += 1
-        } else excluded.push(row.id)
-      }
-      return n
-    })
-    processed += done
+  let claiming: Promise<unknown> = Promise.resolve()
+  /** `claim`, after the claim before it has returned. */
+  const claimInTurn = (tx: Tx): Promise<Row[]> => {
+    const mine = claiming.then(() => claim(tx, excluded, batch))
+    claiming = mine.catch(() => undefined)
+    return mine
   }
+  const loop = async () => {
+    while (more && performance.now() - started < passBudgetMs) {
+      const n = await deps.db.transaction(async (tx) => {
+        // A batch claim's plan is costed over the whole walk (its LIMIT aside), enough to start JIT compilation, which
+        // then takes longer than the query (0.8 s of 1 s for the renewal claim at 200 000 subscriptions).
+        if (postgres) await tx.execute(sql`set local jit = off`)
+        if (!more) return 0
+        const rows = await claimInTurn(tx)
+        if (rows.length < batch) more = false
+        if (rows.length === 0) return 0
+        const ok = await handleBatch(deps, pass, tx, rows, handle, excluded)
+        const now = new Set(ok)
+        let n = 0
+        for (const row of rows) {
+          if (now.has(row.id) && !handled.has(row.id)) {
+            handled.add(row.id)
+            n += 1
+          } else excluded.push(row.id)
+        }
+        return n
+      })
+      processed += n // after the await: `processed += await …` would add to the value read before it
+    }
+  }
+  await Promise.all(Array.from({ length: postgres ? deps.config.BILLING_PASS_CONCURRENCY : 1 }, loop))
   return processed
+}
+
+/** `handle` on the batch in a savepoint; when it fails, on each row in its own (see forEachClaimed). */
+async function handleBatch<Row extends { id: string }>(
+  deps: LifecycleDeps,
+  pass: string,
+  tx: Tx,
+  rows: Row[],
+  handle: BatchHandler<Row>,
+  excluded: string[],
+): Promise<string[]> {
+  try {
+    return await tx.transaction((sp) => handle(sp, rows))
+  } catch (error) {
+    if (rows.length === 1) {
+      excluded.push(rows[0]?.id ?? '')
+      deps.log.error({ err: error, pass, id: rows[0]?.id }, 'lifecycle: a row failed; it is retried on the next tick')
+      return []
+    }
+    deps.log.warn({ err: error, pass, rows: rows.length }, 'lifecycle: a batch failed; its rows go one by one')
+    const ok: string[] = []
+    for (const row of rows) {
+      try {
+        ok.push(...(await tx.transaction((sp) => handle(sp, [row]))))
+      } catch (rowError) {
+        deps.log.error({ err: rowError, pass, id: row.id }, 'lifecycle: a row failed; it is retried on the next tick')
+      }
+    }
+    return ok
+  }
 }
 
 /** A pass without a set-based form: its rows handled one after the other (a failure sends the batch row by row). */
