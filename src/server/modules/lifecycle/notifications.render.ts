@@ -5,7 +5,7 @@ import type { Executor, Tx } from '../../db/client'
 import type { PaymentRow } from '../../db/schema/billing'
 import type { ProfileRow } from '../../db/schema/auth'
 import { loadPaymentWithPlansAndProfile, loadSubscriptionWithPlanAndProfile } from '../../db/subscription-rows'
-import { getPixSettings, pixChargeFor } from '../pix/pix.service'
+import { getPixSettings, type PixConfig, pixChargeFor, requirePixConfig } from '../pix/pix.service'
 import {
   type CancelReason,
   cancelScheduledMessage,
@@ -44,7 +44,8 @@ function urls(deps: Pick<LifecycleDeps, 'config'>) {
   return { paymentsUrl: `${deps.config.appUrl}/dashboard/payments`, plansUrl: `${deps.config.appUrl}/plans` }
 }
 
-type PixSettings = Awaited<ReturnType<typeof getPixSettings>>
+/** The charge settings a static BR Code is built from; null when they cannot build one. */
+type PixSettings = PixConfig | null
 
 /** The BR Code of an open invoice, or null when the PIX settings cannot build one (the message links the panel). */
 function brCodeWith(settings: PixSettings, payment: PaymentRow, planName: string): string | null {
@@ -58,10 +59,19 @@ function brCodeWith(settings: PixSettings, payment: PaymentRow, planName: string
   }
 }
 
-/** The PIX settings, read only when some invoice needs the static code (a batch reads them once). */
+/**
+ * The PIX settings, read and checked only when some invoice needs the static code: a batch reads and checks them once
+ * (checking builds a trial BR Code, and an unconfigured one threw an error per message).
+ */
 async function settingsFor(tx: Executor, payments: PaymentRow[]): Promise<PixSettings> {
   const needed = payments.some((p) => !(p.pixChargeStatus === 'active' && p.pixCopiaECola))
-  return needed ? getPixSettings(tx) : null
+  if (!needed) return null
+  const settings = await getPixSettings(tx)
+  try {
+    return requirePixConfig(settings)
+  } catch {
+    return null
+  }
 }
 
 type PaymentWithPlans = NonNullable<Awaited<ReturnType<typeof loadPaymentWithPlansAndProfile>>>
