@@ -2,9 +2,10 @@
 // in force is a PIX one, and the clock 31 days ahead, so that the renewal pass has an invoice to issue for each of
 // them and the overdue and notification passes have their share. Runs the renewal, overdue and notification passes
 // (as the billing tick does, until nothing is left) and meanwhile a customer reads their subscriptions from the
-// compiled server at 4 connections: prints how long the passes took and that customer's p99.
+// compiled server at a fixed rate: prints how long the passes took and that customer's p99.
 // Standalone: `npm run bench:passes` (BENCH_DATABASE_URL: the seeded load database; `<name>_passes` is its copy, or
-// BENCH_PASSES_COPY; BENCH_PASSES_VERBOSE=1 prints each pass's time per round).
+// BENCH_PASSES_COPY; BENCH_PASSES_VERBOSE=1 prints each pass's time per round; BENCH_PASSES_READS_PER_S: the
+// customer reads' rate, 100 by default).
 import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -14,6 +15,7 @@ import { addDays } from '../src/domain/billing-period'
 import { buildApp } from '../src/server/app'
 import { loadConfig } from '../src/server/config'
 import { connectPostgres } from '../src/server/db/client'
+import { demoPixSettings } from '../src/server/db/seed'
 import { detectionPasses, runPasses } from '../src/server/modules/lifecycle/lifecycle.service'
 import { freePort } from '../src/server/test/free-port'
 import { benchSession, buildServer, productionEnv, startApp, stop, waitFor } from './api.bench'
@@ -81,6 +83,16 @@ async function preparedCopy(url: string): Promise<{ url: string; subscriptions: 
          cancel_at_period_end = case when status in ('active', 'trialing') then false else cancel_at_period_end end,
          status = case when status = 'trialing' then 'active' else status end`,
     )
+    // PIX configured, as a shop in business has it: every invoice message carries its BR Code.
+    await client.query(
+      'update pix_settings set pix_key = $1, beneficiary_name = $2, beneficiary_city = $3, description = $4 where id = 1',
+      [
+        demoPixSettings.pixKey,
+        demoPixSettings.beneficiaryName,
+        demoPixSettings.beneficiaryCity,
+        demoPixSettings.description,
+      ],
+    )
     await client.query('vacuum analyze subscriptions')
     const { rows } = await client.query<{ n: number }>('select count(*)::int as n from subscriptions')
     return { url: copyUrl, subscriptions: rows[0]?.n ?? 0 }
@@ -89,17 +101,32 @@ async function preparedCopy(url: string): Promise<{ url: string; subscriptions: 
   }
 }
 
+/** Customer reads during the passes: this many a second, on 4 connections, whatever the answers take. */
+export const customerReadsPerSecond = Number(process.env.BENCH_PASSES_READS_PER_S ?? 100)
+
+/**
+ * Customers reading their subscriptions at a fixed rate (an open loop: each connection sends its next request at its
+ * scheduled time, or at once when the previous answer came later); a request's time counts from when it was due, so
+ * a stall also counts against the requests it delayed. A closed loop (each connection asking again as soon as it had
+ * its answer) made the customers as busy as the machine let them, about 750 requests a second here, a core of the
+ * two: it measured how the passes share a saturated machine, not whether they keep a customer waiting.
+ */
 async function customerReads(base: string, cookie: string, done: () => boolean): Promise<number[]> {
   const samples: number[] = []
-  const loop = async () => {
+  const connections = 4
+  const interval = (1000 * connections) / customerReadsPerSecond
+  const loop = async (n: number) => {
+    let due = performance.now() + (interval * n) / connections
     while (!done()) {
-      const started = performance.now()
+      const wait = due - performance.now()
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       const res = await fetch(`${base}/api/subscriptions`, { headers: { cookie } })
       await res.arrayBuffer()
-      samples.push(performance.now() - started)
+      samples.push(performance.now() - due)
+      due += interval
     }
   }
-  await Promise.all([loop(), loop(), loop(), loop()])
+  await Promise.all(Array.from({ length: connections }, (_, n) => loop(n)))
   return samples.sort((a, b) => a - b)
 }
 
@@ -144,7 +171,8 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
     seconds = (performance.now() - started) / 1000
     stopReading = true
     const samples = await reads
-    const p99 = samples[Math.max(0, Math.ceil(samples.length * 0.99) - 1)] ?? 0
+    const at = (q: number) => samples[Math.max(0, Math.ceil(samples.length * q) - 1)] ?? 0
+    const p99 = at(0.99)
     const done = Object.entries(totals)
       .map(([name, n]) => `${name} ${n}`)
       .join(', ')
@@ -156,9 +184,9 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
         pass: finished && seconds < passTargets.seconds,
       },
       {
-        figure: 'a customer request (GET /api/subscriptions) during the passes, p99',
+        figure: `a customer request (GET /api/subscriptions, ${customerReadsPerSecond}/s) during the passes, p99`,
         target: `< ${passTargets.customerP99Ms} ms`,
-        measured: `${p99.toFixed(0)} ms (${samples.length} requests)`,
+        measured: `${p99.toFixed(0)} ms (p50 ${at(0.5).toFixed(0)}, p90 ${at(0.9).toFixed(0)}, max ${at(1).toFixed(0)}; ${samples.length} requests)`,
         pass: p99 < passTargets.customerP99Ms,
       },
     ]
