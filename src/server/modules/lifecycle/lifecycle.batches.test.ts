@@ -7,7 +7,7 @@ import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { audit, auditMany, systemActor } from '../audit/audit'
 import { issuePixInvoice, issuePixRenewals } from '../billing/pix-invoice'
 import { configurePix, seedPlans } from '../billing/test-fixtures'
-import { depsOf, insertCustomer, insertSubscription } from './lifecycle-fixtures'
+import { depsOf, insertCustomer, insertPayment, insertSubscription } from './lifecycle-fixtures'
 import { renderInvoicesCreated } from './notifications.render'
 import { cancelOverdue, markOverdue } from './period-end.service'
 import { enqueueMany } from './notifications.service'
@@ -189,6 +189,8 @@ describe('batch inserts of the billing passes', () => {
     const subs = await Promise.all(
       ends.map((end) => insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })),
     )
+    for (const s of subs)
+      await insertPayment(db, { subscriptionId: s.id, type: 'renewal', dueDate: s.currentPeriodEnd })
     const ids = subs.map((s) => s.id)
     const read = () =>
       db.select().from(subscriptions).where(inArray(subscriptions.id, ids)).orderBy(asc(subscriptions.currentPeriodEnd))
@@ -276,5 +278,49 @@ describe('a pass in concurrent batches', () => {
       .from(auditLog)
       .where(and(inArray(auditLog.entityId, ids), eq(auditLog.action, 'subscription.past_due')))
     expect(audits.map((a) => a.entityId).sort()).toEqual([...ids].sort())
+  })
+})
+
+// A subscription is overdue on an invoice it was sent: when the renewal pass stopped at its budget with a backlog
+// (the worker was down past the renewal lead), the overdue pass leaves the subscriptions it still owes a renewal, and
+// the next tick issues the renewal first (already due) and then marks them overdue.
+describe('overdue after the renewal', () => {
+  let t: TestApp
+  const clock = new TestClock(new Date('2026-07-10T12:00:00.000Z'))
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock })
+    await seedPlans(t.database.db)
+    await configurePix(t.database.db)
+  })
+  afterAll(async () => {
+    await t.close()
+  })
+
+  it('never marks overdue a subscription whose renewal was not issued; the renewal comes first', async () => {
+    const db = t.database.db
+    const customer = await insertCustomer(db)
+    const end = new Date('2026-07-05T12:00:00.000Z') // ended 5 days ago, no renewal issued (worker down)
+    const sub = await insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })
+    const state = async () => ({
+      status: (await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0]?.status,
+      invoices: await db
+        .select({ type: payments.type, status: payments.status, dueDate: payments.dueDate })
+        .from(payments)
+        .where(eq(payments.subscriptionId, sub.id)),
+      notices: (await db.select().from(notifications).where(eq(notifications.subscriptionId, sub.id))).map(
+        (n) => n.kind,
+      ),
+    })
+
+    expect((await markOverdue(depsOf(t), clock.now())).processed).toBe(0)
+    expect(await state()).toEqual({ status: 'active', invoices: [], notices: [] })
+
+    expect((await createRenewalInvoices(depsOf(t), clock.now())).processed).toBe(1)
+    expect((await markOverdue(depsOf(t), clock.now())).processed).toBe(1)
+    const after = await state()
+    expect(after.status).toBe('past_due')
+    expect(after.invoices).toEqual([{ type: 'renewal', status: 'pending_pix', dueDate: end }])
+    expect(after.notices.sort()).toEqual(['invoice_created', 'overdue'])
   })
 })

@@ -15,6 +15,7 @@ import { automaticoHoldsCycle } from '../pix-automatico/automatico-renewals'
 import {
   cancelSubscriptions,
   claimPixSubscriptions,
+  noRenewalYet,
   claimSubscriptionsWithLapsedUpgrade,
   lockPaymentsOf,
   setSubscriptionStatus,
@@ -114,7 +115,9 @@ export async function endScheduledCancellations(deps: LifecycleDeps, now: Date):
 
 /**
  * A subscription whose period ended without the renewal being paid (paying it would have moved the period on)
- * becomes past_due (Vencida), with an 'overdue' notification.
+ * becomes past_due (Vencida), with an 'overdue' notification. Only once that renewal was issued: one the renewal
+ * pass still owes (a backlog it could not finish within its budget) is issued on the next tick, due at once, and
+ * the subscription goes overdue then, never on an invoice its customer was not sent.
  */
 export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassResult> {
   const processed = await forEachClaimed(
@@ -126,6 +129,9 @@ export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassR
         eq(subscriptions.cancelAtPeriodEnd, false),
         lte(subscriptions.currentPeriodEnd, now),
         not(automaticoHoldsCycle(now)),
+        // Never overdue on an invoice not issued: a renewal the renewal pass still owes (it stopped at its budget
+        // with a backlog, after the worker was down) is issued first, on the next tick, and falls due at once.
+        not(noRenewalYet),
       ),
     ),
     async (tx, batch) => {
