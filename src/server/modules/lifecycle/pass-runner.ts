@@ -79,7 +79,7 @@ export async function forEachClaimed<Row extends { id: string }>(
   }
   const loop = async () => {
     while (more && performance.now() - started < passBudgetMs) {
-      const n = await deps.db.transaction(async (tx) => {
+      const done = await deps.db.transaction(async (tx) => {
         // A batch claim's plan is costed over the whole walk (its LIMIT aside), enough to start JIT compilation, which
         // then takes longer than the query (0.8 s of 1 s for the renewal claim at 200 000 subscriptions).
         if (postgres) await tx.execute(sql`set local jit = off`)
@@ -87,7 +87,7 @@ export async function forEachClaimed<Row extends { id: string }>(
         const rows = await claimInTurn(tx)
         if (rows.length < batch) more = false
         if (rows.length === 0) return 0
-        const ok = await handleBatch(deps, pass, tx, rows, handle, excluded)
+        const ok = await handleBatch(deps, pass, tx, rows, handle)
         const now = new Set(ok)
         let n = 0
         for (const row of rows) {
@@ -98,7 +98,7 @@ export async function forEachClaimed<Row extends { id: string }>(
         }
         return n
       })
-      processed += n // after the await: `processed += await …` would add to the value read before it
+      processed += done // after the await: `processed += await …` would add to the value read before it
     }
   }
   await Promise.all(Array.from({ length: postgres ? deps.config.BILLING_PASS_CONCURRENCY : 1 }, loop))
@@ -112,13 +112,11 @@ async function handleBatch<Row extends { id: string }>(
   tx: Tx,
   rows: Row[],
   handle: BatchHandler<Row>,
-  excluded: string[],
 ): Promise<string[]> {
   try {
     return await tx.transaction((sp) => handle(sp, rows))
   } catch (error) {
     if (rows.length === 1) {
-      excluded.push(rows[0]?.id ?? '')
       deps.log.error({ err: error, pass, id: rows[0]?.id }, 'lifecycle: a row failed; it is retried on the next tick')
       return []
     }
