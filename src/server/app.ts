@@ -94,14 +94,26 @@ function serializeRequest(request: { method: string; url: string; host?: string;
   return { method: request.method, url: request.url.split('?')[0], host: request.host, remoteAddress: request.ip }
 }
 
-/** One log line per request, when it completes (method and path included), instead of Fastify's two. */
+/** A read slower than this is logged at info even when it succeeded. */
+const slowReadMs = 500
+
+/**
+ * One log line per request, when it completes (method and path included), instead of Fastify's two. A successful,
+ * fast read (GET or HEAD answered below 400 within `slowReadMs`) is logged at debug: the log keeps every write,
+ * every refusal or failure and every slow read, and LOG_LEVEL=debug gives the full access log.
+ */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error)
-      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime }
+    if (error) reply.log.error({ ...line, err: error }, 'request errored')
+    else if (quietRead(request.method, reply.statusCode, reply.elapsedTime)) reply.log.debug(line, 'request completed')
+    else reply.log.info(line, 'request completed')
   }
+}
+
+function quietRead(method: string, status: number, elapsedMs: number): boolean {
+  return (method === 'GET' || method === 'HEAD') && status < 400 && elapsedMs < slowReadMs
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
