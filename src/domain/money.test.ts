@@ -20,6 +20,14 @@ describe('formatBRL', () => {
   it('refuses fractional centavos', () => {
     expect(() => formatBRL(49.9)).toThrow(RangeError)
   })
+
+  it('writes every amount exactly as Intl.NumberFormat pt-BR BRL does', () => {
+    const intl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' })
+    const asIntl = (cents: number) => intl.format(centsToDecimalString(cents) as `${number}`)
+    for (const cents of [0, 1, -1, 99, 100, 999_99, 1000_00, -1000_00, 123_456_789, Number.MIN_SAFE_INTEGER])
+      expect(formatBRL(cents)).toBe(asIntl(cents))
+    fc.assert(fc.property(fc.maxSafeInteger(), (cents) => formatBRL(cents) === asIntl(cents)))
+  })
 })
 
 describe('centsToDecimalString', () => {
