@@ -1,10 +1,12 @@
 // What each page of the built web app (dist/web, `npm run build`) downloads before any interaction, gzipped: the
-// entry's static imports plus the route's own lazy chunk (as prerender.ts preloads it), read from Vite's manifest.
+// entry's static imports plus React's DOM renderer and the route's own lazy chunk (as prerender.ts preloads them),
+// read from Vite's manifest.
 // Also checks that no public page loads a chunk holding dashboard, admin, form (react-hook-form) or QR code modules,
 // read from the (hidden) source maps. `npx tsx bench/web-bytes.ts` prints it alone; `npm run bench` includes it.
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { rendererModule } from '../src/server/modules/site/prerender'
 
 type ManifestChunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; css?: string[] }
 type Manifest = Record<string, ManifestChunk>
@@ -67,7 +69,11 @@ export function measurePageBytes(webRoot: string): PageBytes[] {
   return pageRoutes.map(({ page, route, public: isPublic, form }) => {
     const banned = form ? forbiddenOnPublic : [...forbiddenOnPublic, ...formModules]
     const seen = new Set<string>()
-    const keys = [...staticClosure(manifest, entry, seen), ...(route ? staticClosure(manifest, route, seen) : [])]
+    const keys = [
+      ...staticClosure(manifest, entry, seen),
+      ...staticClosure(manifest, rendererModule, seen), // imported dynamically by the entry, preloaded with every page
+      ...(route ? staticClosure(manifest, route, seen) : []),
+    ]
     const files = keys.map((k) => manifest[k]!.file)
     const cssFiles = [...new Set(keys.flatMap((k) => manifest[k]!.css ?? []))]
     const forbidden = isPublic

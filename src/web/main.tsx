@@ -1,5 +1,4 @@
 import { StrictMode, startTransition } from 'react'
-import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
 import { ApiError } from '@/web/lib/api'
 import { App } from '@/web/app/app'
@@ -75,6 +74,8 @@ function app() {
 }
 
 async function start() {
+  // React's DOM renderer is evaluated in a task of its own, after this module's: one long task split in two.
+  const { createRoot, hydrateRoot } = await import('@/web/app/dom-renderer')
   const state = readEmbeddedState()
   if (state) {
     seedQueryClient(queryClient, state)

@@ -54,6 +54,9 @@ function escapeHtml(text: string): string {
  * /plans) the plans on sale as read on this request: an admin's plan change shows on the next request, on every
  * instance, with no invalidation to forget.
  */
+/** The manifest key of React's DOM renderer, which the entry imports dynamically (src/web/app/dom-renderer.ts). */
+export const rendererModule = 'app/dom-renderer.ts'
+
 export function createPrerenderer(options: PrerenderOptions) {
   const template = readFileSync(path.join(options.webRoot, 'index.html'), 'utf8')
   const manifestPath = path.join(options.webRoot, '.vite', 'manifest.json')
@@ -82,9 +85,9 @@ export function createPrerenderer(options: PrerenderOptions) {
   }
   const cache = new Map<string, { plansKey: string; body: string }>()
 
-  /** The chunks lazy route modules need that the entry does not preload already. */
+  /** The chunks lazy route modules (and React's DOM renderer, on every page) need that the entry does not preload. */
   const preloadsFor = (...routeModules: (string | undefined)[]): string => {
-    const modules = routeModules.filter((m): m is string => !!m && !!manifest[m])
+    const modules = [rendererModule, ...routeModules].filter((m): m is string => !!m && !!manifest[m])
     if (modules.length === 0) return ''
     const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry)
     const seen = new Set<string>()
