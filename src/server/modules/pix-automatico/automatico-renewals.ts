@@ -61,6 +61,7 @@ import {
   recurrenceById,
   recurrenceStatuses,
   renewalInvoiceOf,
+  subscriptionGoesOn,
   unneededCharges,
   updateCharge,
   updateChargeReturning,
@@ -419,7 +420,9 @@ async function markPastDue(tx: Tx, now: Date, subscriptionId: string) {
 
 /**
  * The cycle could not be debited (rejected, expired after the retries, cancelled by the payer): the renewal is an
- * ordinary PIX invoice sent by e-mail and WhatsApp, and the ordinary overdue rules take over.
+ * ordinary PIX invoice sent by e-mail and WhatsApp, and the ordinary overdue rules take over. Not when the
+ * subscription is set to end or ended: the cycle is not owed (our own cancellation of its charge, whose callback may
+ * come before the cancelling transaction commits, lands here too), so it stays 'pending' and nobody is told to pay.
  */
 async function fallBack(deps: AutomaticoDeps, charge: ChargeRow, now: Date) {
   await deps.db.transaction(async (tx) => {
@@ -432,6 +435,7 @@ async function fallBack(deps: AutomaticoDeps, charge: ChargeRow, now: Date) {
     })
     const payment = await paymentById(tx, charge.paymentId)
     if (payment?.status !== 'pending') return
+    if (!(await subscriptionGoesOn(tx, charge.subscriptionId))) return
     await markPastDue(tx, now, charge.subscriptionId)
     // The ordinary invoice with its PIX code (the 'overdue' notice went out when the subscription became past_due).
     await backToInvoice(tx, deps, now, payment.id)

@@ -391,12 +391,30 @@ export async function renewalInvoiceOf(
   return row ?? null
 }
 
-/** A renewal invoice the PSP was to debit ('pending') becomes an ordinary PIX invoice; false when it was not pending. */
+/** SQL: the subscription of the payment row goes on (in force, not set to end): a cycle of it is worth invoicing. */
+const paymentSubscriptionGoesOn = sql`exists (select 1 from ${subscriptions}
+  where ${subscriptions.id} = ${payments.subscriptionId} and not ${subscriptions.cancelAtPeriodEnd}
+    and ${subscriptions.status} <> 'canceled')`
+
+/** The subscription is in force and not set to end. */
+export async function subscriptionGoesOn(tx: Executor, subscriptionId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ status: subscriptions.status, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId))
+  return row !== undefined && !row.cancelAtPeriodEnd && row.status !== 'canceled'
+}
+
+/**
+ * A renewal invoice the PSP was to debit ('pending') becomes an ordinary PIX invoice, only while its subscription goes
+ * on; false when it was not pending, or its subscription is set to end or ended (the cycle is not owed: it stays
+ * 'pending' with no code, and reconcileAutomatico reopens it if the cancellation is taken back).
+ */
 export async function reopenAsPixInvoice(tx: Tx, paymentId: string, now: Date): Promise<boolean> {
   const [row] = await tx
     .update(payments)
     .set({ status: 'pending_pix', pixChargeAttempts: 0, updatedAt: now })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
+    .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending'), paymentSubscriptionGoesOn))
     .returning({ id: payments.id })
   return Boolean(row)
 }

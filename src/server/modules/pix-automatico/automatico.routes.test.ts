@@ -16,7 +16,8 @@ import type { FakePsp } from '../../test/fake-psp/fake-psp'
 import { TestClock, type TestApp } from '../../test/test-app'
 import { createUser, get, post, type TestUser } from '../../test/users'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
-import { issueAutomaticoRenewals, reconcileAutomatico } from './automatico-renewals'
+import { issueAutomaticoRenewals, reconcileAutomatico, refreshCobr } from './automatico-renewals'
+import { cancelCobr } from './rec-client'
 import { settleCallbacks, startAutomaticoApp } from './automatico-fixtures'
 import { issuePixInvoice } from '../billing/pix-invoice'
 import { storedSubscription } from '../billing/test-fixtures'
@@ -520,6 +521,29 @@ describe('a cycle that no longer needs a debit', () => {
     await reconcileAutomatico(deps(), clock.now())
     expect(await messagesOf(sub.id, 'invoice_created')).toHaveLength(2)
     expect(await chargesOf(sub.id)).toHaveLength(1)
+  })
+
+  it('set to end, and the PSP tells of the cancelled debit before our own cancellation commits: nothing to pay', async () => {
+    await t.database.db.delete(rateLimits)
+    const { user, sub, due, charge } = await cycleScheduled('2026-10-20T12:00:00.000Z')
+    atDue(due, -4)
+    const cancel = await post(t.app, '/api/subscriptions/cancel', { subscription_id: sub.id }, user.cookie)
+    expect(cancel.statusCode, cancel.body).toBe(200)
+    const messagesBefore = await messagesOf(sub.id, 'invoice_created')
+    // The debit is cancelled at the PSP and its callback is applied before the reconciliation's transaction marks
+    // the charge (the order a fast PSP callback gives): the re-read finds the cobr CANCELADA and the charge still ATIVA.
+    await cancelCobr(t.app.ctx.pix!, charge!.txid)
+    await refreshCobr(deps(), charge!.txid, 'webhook')
+    await settle()
+    await reconcileAutomatico(deps(), clock.now())
+    await settle()
+    const [invoice] = await t.database.db.select().from(payments).where(eq(payments.id, charge!.paymentId))
+    expect(invoice?.status).toBe('pending') // no code, not payable: the customer is leaving
+    expect(await messagesOf(sub.id, 'invoice_created')).toHaveLength(messagesBefore.length)
+    expect((await subscriptionRow(sub.id)).status).toBe('active')
+    const [after] = await chargesOf(sub.id)
+    expect(after?.status).toBe('CANCELADA')
+    expect(after?.fallbackAt).not.toBeNull()
   })
 
   it('cancelled at period end: no charge for the next cycle, the recurrence ends at the PSP after the last paid one', async () => {
