@@ -231,4 +231,16 @@ describe('errors and protection', () => {
     // Plain http in development: HSTS would lock localhost to https.
     expect(response.headers['strict-transport-security']).toBeUndefined()
   })
+
+  it('keeps every API answer out of caches unless its route says otherwise', async () => {
+    const user = await createUser(t)
+    for (const url of ['/api/subscriptions', '/api/payments', '/api/profile', '/api/auth/session']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie: user.cookie } })
+      expect(response.statusCode, url).toBe(200)
+      expect(response.headers['cache-control'], url).toBe('no-store')
+    }
+    // Refused answers too; the plans keep their own revalidation rule.
+    expect((await t.app.inject({ method: 'GET', url: '/api/payments' })).headers['cache-control']).toBe('no-store')
+    expect((await t.app.inject({ method: 'GET', url: '/api/plans' })).headers['cache-control']).toBe('no-cache')
+  })
 })

@@ -204,6 +204,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // which the origin check then refuses; 'same-origin' still sends nothing to other sites.
     referrerPolicy: { policy: 'same-origin' },
   })
+  // An API answer is someone's data unless its route says otherwise (the plans: `no-cache` with an ETag): nothing
+  // between the browser and us may keep one, nor the browser itself. Set on the raw response, so a route's own
+  // `reply.header('cache-control', …)` takes precedence.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.url?.startsWith('/api/')) reply.raw.setHeader('cache-control', 'no-store')
+    done()
+  })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)
   await app.register(sessionPlugin)
