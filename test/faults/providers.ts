@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { pixTxidFor } from '../../src/domain/pix-txid'
 import { startFakeStripe } from '../../src/server/modules/stripe/fake-stripe-server'
+import { checkoutBucketMs } from '../../src/server/modules/stripe/stripe.routes'
 import { startFakeGraph } from '../../src/server/test/fake-graph/fake-graph'
 import { startFakePsp } from '../../src/server/test/fake-psp/fake-psp'
 import {
@@ -140,6 +141,10 @@ export async function providersScenario(cluster: Cluster, dir: string): Promise<
     const cardCustomers = await createCustomers(pool, cardFaults.length, `card${randomBytes(2).toString('hex')}`)
     for (const [i, [name, arm, succeeds]] of cardFaults.entries()) {
       const customer = cardCustomers[i]!
+      // A purchase's idempotency key holds for a 10-minute window of the clock (stripe.routes.ts): a case whose first
+      // call and retries straddle the window's end would rightly get two sessions. Each case takes under 20 s.
+      const left = checkoutBucketMs - (Date.now() % checkoutBucketMs)
+      if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 100))
       const send = await checkoutAs(customer, '/api/checkout/card')
       arm()
       const first = await send()

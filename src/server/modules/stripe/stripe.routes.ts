@@ -10,7 +10,7 @@ import { handleStripeEvent } from './stripe-events.service'
 import { readEvent } from './stripe-objects'
 import { findPlan } from '../plans/plans.service'
 
-const checkoutBucketMs = 10 * 60 * 1000
+export const checkoutBucketMs = 10 * 60 * 1000
 
 /** POST /api/checkout/card (the spec's create-checkout-session) and the Stripe webhook. */
 export const stripeRoutes: FastifyPluginAsyncZod = async (app) => {
