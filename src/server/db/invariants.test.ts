@@ -103,9 +103,9 @@ describe('each invariant catches its corruption', () => {
     )
   })
 
-  it('provider_reference_twice: one endToEndId on two payments (the unique index dropped)', async () => {
+  it('provider_reference_twice: one endToEndId on two payments (the unique constraint dropped)', async () => {
     await expectCaught('provider_reference_twice', e2eId('invariants1'), async (tx) => {
-      await run(tx, 'drop index payments_pix_end_to_end_id_unique')
+      await run(tx, 'alter table payments drop constraint payments_pix_end_to_end_id_unique')
       await run(tx, `update payments set pix_end_to_end_id = '${e2eId('invariants1')}' where id = '${open.payment.id}'`)
     })
   })

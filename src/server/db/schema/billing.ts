@@ -92,14 +92,14 @@ export const payments = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     receiptUrl: text('receipt_url'),
     metadata: jsonb('metadata').$type<PaymentMetadata>().notNull().default({}),
-    pixReference: text('pix_reference'),
-    pixEndToEndId: text('pix_end_to_end_id'),
+    pixReference: text('pix_reference').unique(), // the BR Code txid
+    pixEndToEndId: text('pix_end_to_end_id').unique(),
     amountReceivedCents: bigint('amount_received_cents', { mode: 'number' }),
-    stripeInvoiceId: text('stripe_invoice_id'),
+    stripeInvoiceId: text('stripe_invoice_id').unique(),
     /** A one-time card payment of this invoice (Checkout in payment mode): Stripe's payment intent. */
-    stripePaymentIntentId: text('stripe_payment_intent_id'),
+    stripePaymentIntentId: text('stripe_payment_intent_id').unique(),
     // API Pix (PIX_PROVIDER=api-pix): the PSP charge of this invoice and how it was confirmed.
-    pixTxid: text('pix_txid'),
+    pixTxid: text('pix_txid').unique(),
     pixCopiaECola: text('pix_copia_e_cola'),
     pixLocation: text('pix_location'),
     pixChargeStatus: text('pix_charge_status').$type<PixChargeStatus>(),
@@ -112,16 +112,6 @@ export const payments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // The provider ids are unique where set; each index holds only the rows that carry one (migration 0025).
-    ...(
-      [
-        ['payments_pix_reference_unique', t.pixReference], // the BR Code txid
-        ['payments_pix_end_to_end_id_unique', t.pixEndToEndId],
-        ['payments_stripe_invoice_id_unique', t.stripeInvoiceId],
-        ['payments_stripe_payment_intent_id_unique', t.stripePaymentIntentId],
-        ['payments_pix_txid_unique', t.pixTxid],
-      ] as const
-    ).map(([name, column]) => uniqueIndex(name).on(column).where(sql`${column} is not null`)),
     // The renewal pass's "no renewal for this period yet" probe (migration 0021).
     index('payments_renewal_due_idx').on(t.subscriptionId, t.dueDate).where(sql`${t.type} = 'renewal'`),
     check('payments_amount_check', sql`${t.amountCents} > 0`),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
 import type { Executor } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
@@ -136,8 +136,7 @@ export async function insertCardPaymentIfMissing(tx: Executor, p: NewCardPayment
       createdAt: p.at,
       updatedAt: p.at,
     })
-    // The partial unique index of the invoices that carry a Stripe id (migration 0025) is the conflict target.
-    .onConflictDoNothing({ target: payments.stripeInvoiceId, where: isNotNull(payments.stripeInvoiceId) })
+    .onConflictDoNothing({ target: payments.stripeInvoiceId })
     .returning({ id: payments.id })
   return inserted.length > 0
 }
