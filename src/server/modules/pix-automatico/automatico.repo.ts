@@ -391,18 +391,16 @@ export async function renewalInvoiceOf(
   return row ?? null
 }
 
-/** SQL: the subscription of the payment row goes on (in force, not set to end): a cycle of it is worth invoicing. */
-const paymentSubscriptionGoesOn = sql`exists (select 1 from ${subscriptions}
-  where ${subscriptions.id} = ${payments.subscriptionId} and not ${subscriptions.cancelAtPeriodEnd}
-    and ${subscriptions.status} <> 'canceled')`
+/** SQL: the subscription row goes on (in force, not set to end): a cycle of it is worth invoicing. */
+const goesOn = sql`not ${subscriptions.cancelAtPeriodEnd} and ${subscriptions.status} <> 'canceled'`
 
 /** The subscription is in force and not set to end. */
 export async function subscriptionGoesOn(tx: Executor, subscriptionId: string): Promise<boolean> {
   const [row] = await tx
-    .select({ status: subscriptions.status, cancelAtPeriodEnd: subscriptions.cancelAtPeriodEnd })
+    .select({ id: subscriptions.id })
     .from(subscriptions)
-    .where(eq(subscriptions.id, subscriptionId))
-  return row !== undefined && !row.cancelAtPeriodEnd && row.status !== 'canceled'
+    .where(and(eq(subscriptions.id, subscriptionId), goesOn))
+  return row !== undefined
 }
 
 /**
@@ -414,7 +412,13 @@ export async function reopenAsPixInvoice(tx: Tx, paymentId: string, now: Date): 
   const [row] = await tx
     .update(payments)
     .set({ status: 'pending_pix', pixChargeAttempts: 0, updatedAt: now })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending'), paymentSubscriptionGoesOn))
+    .where(
+      and(
+        eq(payments.id, paymentId),
+        eq(payments.status, 'pending'),
+        sql`exists (select 1 from ${subscriptions} where ${subscriptions.id} = ${payments.subscriptionId} and ${goesOn})`,
+      ),
+    )
     .returning({ id: payments.id })
   return Boolean(row)
 }

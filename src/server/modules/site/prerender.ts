@@ -47,6 +47,9 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 }
 
+/** The manifest key of React's DOM renderer, which the entry imports dynamically (src/web/app/dom-renderer.ts). */
+export const rendererModule = 'app/dom-renderer.ts'
+
 /**
  * Serves the pages of the SPA. Public pages (/, /plans, the legal pages, /login, /signup, password pages and the
  * 404, answered 200 like every page of the SPA) come prerendered, with the state the browser hydrates from embedded as JSON; the dashboard gets the shell
@@ -54,9 +57,6 @@ function escapeHtml(text: string): string {
  * /plans) the plans on sale as read on this request: an admin's plan change shows on the next request, on every
  * instance, with no invalidation to forget.
  */
-/** The manifest key of React's DOM renderer, which the entry imports dynamically (src/web/app/dom-renderer.ts). */
-export const rendererModule = 'app/dom-renderer.ts'
-
 export function createPrerenderer(options: PrerenderOptions) {
   const template = readFileSync(path.join(options.webRoot, 'index.html'), 'utf8')
   const manifestPath = path.join(options.webRoot, '.vite', 'manifest.json')
