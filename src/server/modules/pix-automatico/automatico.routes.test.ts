@@ -103,6 +103,16 @@ async function cycleScheduled(start: string) {
   return { user, sub, due, charge }
 }
 
+/** cycleScheduled, then on D-4 the customer sets the subscription to end (cancel at period end). */
+async function setToEndAfterScheduling(start: string) {
+  await t.database.db.delete(rateLimits)
+  const cycle = await cycleScheduled(start)
+  atDue(cycle.due, -4)
+  const cancel = await post(t.app, '/api/subscriptions/cancel', { subscription_id: cycle.sub.id }, cycle.user.cookie)
+  expect(cancel.statusCode, cancel.body).toBe(200)
+  return cycle
+}
+
 describe('checkout (Journey 3)', () => {
   it('asks for a valid CPF/CNPJ and keeps it on the profile', async () => {
     const user = await createUser(t, { name: 'Sem Documento' })
@@ -481,11 +491,7 @@ describe('a cycle that no longer needs a debit', () => {
   })
 
   it('set to end after its debit was scheduled, then taken back: the cycle is an ordinary PIX invoice again', async () => {
-    await t.database.db.delete(rateLimits)
-    const { user, sub, due, charge } = await cycleScheduled('2026-10-05T12:00:00.000Z')
-    atDue(due, -4)
-    const cancel = await post(t.app, '/api/subscriptions/cancel', { subscription_id: sub.id }, user.cookie)
-    expect(cancel.statusCode, cancel.body).toBe(200)
+    const { user, sub, due, charge } = await setToEndAfterScheduling('2026-10-05T12:00:00.000Z')
     await reconcileAutomatico(deps(), clock.now())
     await settle()
     expect((await chargesOf(sub.id))[0]?.status).toBe('CANCELADA')
@@ -524,11 +530,7 @@ describe('a cycle that no longer needs a debit', () => {
   })
 
   it('set to end, and the PSP tells of the cancelled debit before our own cancellation commits: nothing to pay', async () => {
-    await t.database.db.delete(rateLimits)
-    const { user, sub, due, charge } = await cycleScheduled('2026-10-20T12:00:00.000Z')
-    atDue(due, -4)
-    const cancel = await post(t.app, '/api/subscriptions/cancel', { subscription_id: sub.id }, user.cookie)
-    expect(cancel.statusCode, cancel.body).toBe(200)
+    const { sub, charge } = await setToEndAfterScheduling('2026-10-20T12:00:00.000Z')
     const messagesBefore = await messagesOf(sub.id, 'invoice_created')
     // The debit is cancelled at the PSP and its callback is applied before the reconciliation's transaction marks
     // the charge (the order a fast PSP callback gives): the re-read finds the cobr CANCELADA and the charge still ATIVA.
