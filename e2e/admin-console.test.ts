@@ -359,6 +359,12 @@ describe('admin console', () => {
     await page.waitForURL((url) => url.searchParams.get('role') === 'user')
     await button(page, 'Nome e empresa').click()
     await page.waitForURL((url) => url.searchParams.get('sort') === 'name')
+    // The URL changes first; the router renders the new sort in a transition, which keeps the old table on screen
+    // until the sorted page has come back.
+    await page
+      .getByRole('columnheader', { name: 'Nome e empresa' })
+      .and(page.locator('[aria-sort="ascending"]'))
+      .waitFor()
     expect(await page.getByRole('columnheader', { name: 'Nome e empresa' }).getAttribute('aria-sort')).toBe('ascending')
     await field(page, 'Buscar').fill('Bruno')
     await page.waitForURL((url) => url.searchParams.get('q') === 'Bruno')
