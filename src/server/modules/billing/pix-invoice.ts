@@ -15,9 +15,10 @@
 //   (status 'fallback'): the customer can pay it, the webhook and the reconciliation still match that reference,
 //   the admin can confirm it by hand, and the lifecycle pass retries the charge.
 // - PIX_PROVIDER=manual (ctx.pix null): step 2 does nothing; the static code is shown.
-import { randomInt, randomUUID } from 'node:crypto'
+import { randomInt } from 'node:crypto'
 import type { PaymentType } from '../../../domain/billing-vocabulary'
 import type { Tx } from '../../db/client'
+import { timeOrderedId } from '../../db/ids'
 import type { NewPaymentRow, PaymentMetadata } from '../../db/schema/billing'
 import type { PixCharge, PixCheckoutResult, UpgradeResult } from '../../../domain/contracts/billing'
 import { buildDynamicPixBrCode } from '../../../domain/pix'
@@ -100,7 +101,7 @@ export async function issuePixInvoice(
 
 function pixInvoiceValues(input: PixInvoiceInput): NewPaymentRow {
   const values: NewPaymentRow = {
-    id: randomUUID(),
+    id: timeOrderedId(),
     subscriptionId: input.subscriptionId,
     amountCents: input.amountCents,
     status: 'pending_pix',

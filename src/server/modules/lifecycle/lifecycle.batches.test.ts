@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { auditLog } from '../../db/schema/platform'
+import { testDatabaseUrl } from '../../test/database-url'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { audit, auditMany, systemActor } from '../audit/audit'
 import { issuePixInvoice, issuePixRenewals } from '../billing/pix-invoice'
@@ -322,5 +323,91 @@ describe('overdue after the renewal', () => {
     expect(after.status).toBe('past_due')
     expect(after.invoices).toEqual([{ type: 'renewal', status: 'pending_pix', dueDate: end }])
     expect(after.notices.sort()).toEqual(['invoice_created', 'overdue'])
+  })
+})
+
+// A cancellation gives way to a payment someone else is confirming (an admin, a provider's callback: they lock the
+// payment, then the subscription), and only to an unsettled one: a past invoice (paid) held elsewhere, a refund
+// say, does not stop it, and the pass locks none of the settled ones. It needs a second connection: PostgreSQL.
+describe.runIf(testDatabaseUrl())('a cancellation and the payments others hold', () => {
+  let t: TestApp
+  const clock = new TestClock(new Date('2026-08-20T12:00:00.000Z'))
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock })
+    await seedPlans(t.database.db)
+    await configurePix(t.database.db)
+  })
+  afterAll(async () => {
+    await t.close()
+  })
+
+  /** Runs `during` while another transaction holds the payment `paymentId` FOR UPDATE. */
+  async function whileHeld<T>(paymentId: string, during: () => Promise<T>): Promise<T> {
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let holding = () => {}
+    const held = new Promise<void>((resolve) => {
+      holding = resolve
+    })
+    const holder = t.database.db.transaction(async (tx) => {
+      await tx.select({ id: payments.id }).from(payments).where(eq(payments.id, paymentId)).for('update')
+      holding()
+      await released
+    })
+    await held
+    try {
+      return await during()
+    } finally {
+      release()
+      await holder
+    }
+  }
+
+  it('leaves out a subscription whose open invoice is held, cancels it once released, and locks no paid one', async () => {
+    const db = t.database.db
+    const customer = await insertCustomer(db)
+    const end = new Date('2026-08-10T12:00:00.000Z')
+    const sub = await insertSubscription(db, { userId: customer.id, currentPeriodEnd: end, status: 'past_due' })
+    const paid = await insertPayment(db, {
+      subscriptionId: sub.id,
+      status: 'paid',
+      type: 'new',
+      dueDate: new Date('2026-07-11T12:00:00.000Z'),
+      paidAt: new Date('2026-07-11T12:00:00.000Z'),
+    })
+    const renewal = await insertPayment(db, { subscriptionId: sub.id, type: 'renewal', dueDate: end })
+    const state = async () => ({
+      subscription: (await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0]?.status,
+      payments: (
+        await db
+          .select({ id: payments.id, status: payments.status })
+          .from(payments)
+          .where(eq(payments.subscriptionId, sub.id))
+          .orderBy(asc(payments.dueDate))
+      ).map((p) => [p.id, p.status]),
+    })
+
+    // The open renewal is being confirmed elsewhere: the pass gives way and changes nothing.
+    expect(await whileHeld(renewal.id, () => cancelOverdue(depsOf(t), clock.now()))).toEqual({ processed: 0 })
+    expect(await state()).toEqual({
+      subscription: 'past_due',
+      payments: [
+        [paid.id, 'paid'],
+        [renewal.id, 'pending_pix'],
+      ],
+    })
+
+    // A paid invoice held elsewhere does not stop it (the pass never waits for it, nor locks it).
+    expect(await whileHeld(paid.id, () => cancelOverdue(depsOf(t), clock.now()))).toEqual({ processed: 1 })
+    expect(await state()).toEqual({
+      subscription: 'canceled',
+      payments: [
+        [paid.id, 'paid'],
+        [renewal.id, 'void'],
+      ],
+    })
   })
 })

@@ -2,7 +2,7 @@
 // Queries only, taking a `db` or `tx`; the rules and the transactions are in pass-runner.ts and the passes' services
 // (renewals, period-end, notifications).
 import { and, asc, eq, inArray, lte, notInArray, type SQL, sql } from 'drizzle-orm'
-import { openPaymentStatuses } from '../../../domain/subscription-status'
+import { isUnsettledPayment, openPaymentStatuses, unsettledPaymentStatuses } from '../../../domain/subscription-status'
 import type { Executor, Tx } from '../../db/client'
 import { type PaymentRow, payments, type SubscriptionRow, subscriptions } from '../../db/schema/billing'
 import { lifecyclePassRuns } from '../../db/schema/lifecycle'
@@ -112,29 +112,38 @@ export async function oldestPendingPixInvoices(tx: Executor, subscriptionIds: st
 }
 
 /**
- * Locks the payments of the given subscriptions (FOR UPDATE SKIP LOCKED) and answers, per subscription whose
- * payments are all locked now, those payments; a subscription with a payment someone else holds is left out.
+ * Reads the payments of the given subscriptions and, in the same statement, locks their unsettled ones (pending,
+ * pending_pix, review: those an admin or a provider's callback may be confirming, and those a pass voids) FOR UPDATE
+ * SKIP LOCKED. Answers, per subscription none of whose unsettled payments someone else holds, all its payments; a
+ * subscription with one held elsewhere is left out. A settled payment (paid, failed, void) is read, not locked:
+ * nothing a pass does changes it, and the lock cost a heap write for each of a customer's past invoices (five of
+ * six rows at a cancellation).
  */
 export async function lockPaymentsOf(tx: Tx, subscriptionIds: string[]) {
-  const all = await tx
-    .select({ id: payments.id, subscriptionId: payments.subscriptionId })
+  const locked = tx
+    .select({ id: payments.id })
     .from(payments)
-    .where(idIn(payments.subscriptionId, subscriptionIds))
-  const locked = await tx
+    .where(and(idIn(payments.subscriptionId, subscriptionIds), inArray(payments.status, [...unsettledPaymentStatuses])))
+    .for('update', { skipLocked: true })
+    .as('locked')
+  const rows = await tx
     .select({
       id: payments.id,
       subscriptionId: payments.subscriptionId,
       status: payments.status,
       dueDate: payments.dueDate,
+      locked: sql<boolean>`${locked.id} is not null`,
     })
     .from(payments)
+    .leftJoin(locked, eq(locked.id, payments.id))
     .where(idIn(payments.subscriptionId, subscriptionIds))
-    .for('update', { skipLocked: true })
-  const held = new Map<string, typeof locked>(subscriptionIds.map((id) => [id, []]))
-  for (const p of locked) held.get(p.subscriptionId)?.push(p)
-  const total = new Map<string, number>()
-  for (const p of all) total.set(p.subscriptionId, (total.get(p.subscriptionId) ?? 0) + 1)
-  for (const [id, rows] of held) if (rows.length !== (total.get(id) ?? 0)) held.delete(id)
+  const held = new Map<string, Omit<(typeof rows)[number], 'locked'>[]>(subscriptionIds.map((id) => [id, []]))
+  const givenWay = new Set<string>()
+  for (const { locked: mine, ...payment } of rows) {
+    held.get(payment.subscriptionId)?.push(payment)
+    if (!mine && isUnsettledPayment(payment.status)) givenWay.add(payment.subscriptionId)
+  }
+  for (const id of givenWay) held.delete(id)
   return held
 }
 
@@ -158,17 +167,17 @@ export async function cancelSubscriptions(tx: Tx, items: { id: string; canceledA
     where ${subscriptions.id} = v.id`)
 }
 
-/** Voids the open invoices of the given subscriptions; answers which. */
-export function voidOpenPaymentsOf(
+/** Voids the given invoices that are still open (the caller holds their locks); answers which. */
+export function voidOpenPayments(
   tx: Tx,
-  subscriptionIds: string[],
-  openStatuses: PaymentRow['status'][],
+  paymentIds: string[],
   now: Date,
 ): Promise<{ id: string; subscriptionId: string }[]> {
+  if (paymentIds.length === 0) return Promise.resolve([])
   return tx
     .update(payments)
     .set({ status: 'void', updatedAt: now })
-    .where(and(idIn(payments.subscriptionId, subscriptionIds), inArray(payments.status, openStatuses)))
+    .where(and(idIn(payments.id, paymentIds), inArray(payments.status, [...openPaymentStatuses])))
     .returning({ id: payments.id, subscriptionId: payments.subscriptionId })
 }
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { addDays } from '../../../domain/billing-period'
 import { isErasedEmail } from '../../../domain/personal-data'
 import type { Executor, Tx } from '../../db/client'
+import { timeOrderedId } from '../../db/ids'
 import type { NotificationRow } from '../../db/schema/lifecycle'
 import { isTemplateError, sendTemplateWith, sendTextWith, utilityTemplate } from '../messaging/whatsapp'
 import { recordOutbound } from '../whatsapp/messages.service'
@@ -65,7 +66,7 @@ async function enqueueRows(tx: Tx, now: Date, events: Rendered[]) {
     .flatMap((rendered) => {
       const channels: ('email' | 'whatsapp')[] = rendered.user.whatsappNumber ? ['email', 'whatsapp'] : ['email']
       return channels.map((channel) => ({
-        id: randomUUID(),
+        id: timeOrderedId(),
         dedupeKey: dedupeKey(rendered.kind, rendered.ref, channel),
         kind: rendered.kind,
         channel,
