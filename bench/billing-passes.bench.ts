@@ -6,7 +6,7 @@
 // Standalone: `npm run bench:passes` (BENCH_DATABASE_URL: the seeded load database; `<name>_passes` is its copy, or
 // BENCH_PASSES_COPY; BENCH_PASSES_VERBOSE=1 prints each pass's time per round; BENCH_PASSES_READS_PER_S: the
 // customer reads' rate, 100 by default).
-import type { ChildProcess } from 'node:child_process'
+import { type ChildProcess, fork } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
@@ -105,29 +105,26 @@ async function preparedCopy(url: string): Promise<{ url: string; subscriptions: 
 export const customerReadsPerSecond = Number(process.env.BENCH_PASSES_READS_PER_S ?? 100)
 
 /**
- * Customers reading their subscriptions at a fixed rate (an open loop: each connection sends its next request at its
- * scheduled time, or at once when the previous answer came later); a request's time counts from when it was due, so
- * a stall also counts against the requests it delayed. A closed loop (each connection asking again as soon as it had
- * its answer) made the customers as busy as the machine let them, about 750 requests a second here, a core of the
- * two: it measured how the passes share a saturated machine, not whether they keep a customer waiting.
+ * The customers (bench/customer-reads.ts) in a process of their own; `stop()` answers their latencies, `kill()` ends
+ * them without (after a failure).
  */
-async function customerReads(base: string, cookie: string, done: () => boolean): Promise<number[]> {
-  const samples: number[] = []
-  const connections = 4
-  const interval = (1000 * connections) / customerReadsPerSecond
-  const loop = async (n: number) => {
-    let due = performance.now() + (interval * n) / connections
-    while (!done()) {
-      const wait = due - performance.now()
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-      const res = await fetch(`${base}/api/subscriptions`, { headers: { cookie } })
-      await res.arrayBuffer()
-      samples.push(performance.now() - due)
-      due += interval
-    }
+function startCustomers(base: string, cookie: string): { stop(): Promise<number[]>; kill(): void } {
+  const child = fork(new URL('./customer-reads.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'] })
+  const samples = new Promise<number[]>((resolve, reject) => {
+    child.once('message', (value) => resolve(value as number[]))
+    child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`the customers' process ended (${code}) before its answer`)))
+  })
+  child.send({ base, cookie, readsPerSecond: customerReadsPerSecond })
+  return {
+    async stop() {
+      child.send('stop')
+      return samples
+    },
+    kill() {
+      if (child.exitCode === null) child.kill()
+    },
   }
-  await Promise.all(Array.from({ length: connections }, (_, n) => loop(n)))
-  return samples.sort((a, b) => a - b)
 }
 
 export async function billingPassesBenchmark(databaseUrl: string): Promise<TargetRow[]> {
@@ -145,13 +142,13 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
   const totals: Record<string, number> = {}
   let finished = false
   let seconds = 0
+  let customers: ReturnType<typeof startCustomers> | undefined
   try {
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/api/health`, server)
     await app.ready()
     const deps = { ...app.ctx, now: () => future, log: app.log }
-    let stopReading = false
-    const reads = customerReads(base, session.cookie, () => stopReading)
+    customers = startCustomers(base, session.cookie)
     const started = performance.now()
     while ((performance.now() - started) / 1000 < limitS) {
       const report: Record<string, number> = {}
@@ -169,8 +166,7 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
       }
     }
     seconds = (performance.now() - started) / 1000
-    stopReading = true
-    const samples = await reads
+    const samples = await customers.stop()
     const at = (q: number) => samples[Math.max(0, Math.ceil(samples.length * q) - 1)] ?? 0
     const p99 = at(0.99)
     const done = Object.entries(totals)
@@ -191,6 +187,7 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
       },
     ]
   } finally {
+    customers?.kill()
     await app.close()
     await database.close()
     await stop(server)
