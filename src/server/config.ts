@@ -70,7 +70,7 @@ const envSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   // Transactions a billing pass runs at once on PostgreSQL (lifecycle/pass-runner.ts); more go faster where the
   // database has cores to spare, and take them from the customers' requests where it has not.
-  BILLING_PASS_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  BILLING_PASS_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
   DATA_DIR: z.string().min(1).default('./data'),
   APP_URL: optionalText.pipe(httpUrl().optional()),
   AUTH_SECRET: optionalText.pipe(z.string().min(32, 'deve ter pelo menos 32 caracteres').optional()),

@@ -49,7 +49,7 @@ export type BatchHandler<Row> = (tx: Tx, rows: Row[]) => Promise<string[]>
  * a row that fails alone is rolled back (logged; the rest of the batch commits) and, like a skipped one, excluded
  * from the next claims of this run: it is retried on the next tick. A handled row no longer matches its claim; one
  * that does anyway is handled again, finds nothing to do and is excluded.
- * On PostgreSQL BILLING_PASS_CONCURRENCY transactions (default 1) run at once, each a worker of its own to the others
+ * On PostgreSQL BILLING_PASS_CONCURRENCY transactions (default 2) run at once, each a worker of its own to the others
  * (SKIP LOCKED): while one batch's statements run in the database, another is rendered in JavaScript or runs in a
  * second backend. Their claims are taken one after the other, so a claim cursor (claimCursor) moves in claim order,
  * and a claim that finds fewer rows than asked for means that the rest is locked by the batches being handled: the
