@@ -4,6 +4,7 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications } from '../../db/schema/lifecycle'
 import { auditLog } from '../../db/schema/platform'
 import { testDatabaseUrl } from '../../test/database-url'
+import { startSmtp, type TestSmtp } from '../../test/smtp'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { audit, auditMany, systemActor } from '../audit/audit'
 import { issuePixInvoice, issuePixRenewals } from '../billing/pix-invoice'
@@ -11,7 +12,7 @@ import { configurePix, seedPlans } from '../billing/test-fixtures'
 import { depsOf, insertCustomer, insertPayment, insertSubscription } from './lifecycle-fixtures'
 import { renderInvoicesCreated } from './notifications.render'
 import { cancelOverdue, markOverdue } from './period-end.service'
-import { enqueueMany } from './notifications.service'
+import { deliverNotifications, enqueueMany } from './notifications.service'
 import { claimBatchSize } from './pass-runner'
 import { createRenewalInvoices } from './renewals.service'
 
@@ -152,7 +153,7 @@ describe('batch inserts of the billing passes', () => {
         recipient: event.user.email,
         subject: event.message.subject,
         body: event.message.text,
-        html: event.message.html,
+        html: null, // made from the subject and text when sent
         template: null,
         status: 'pending',
         attempts: 0,
@@ -409,5 +410,66 @@ describe.runIf(testDatabaseUrl())('a cancellation and the payments others hold',
         [renewal.id, 'void'],
       ],
     })
+  })
+})
+
+/** The text/html part of a raw MIME message as sent over SMTP, its transfer encoding and CRLF line ends undone. */
+function htmlPartOf(raw: string): string {
+  const part = /Content-Type: text\/html[^\r\n]*\r?\n((?:[^\r\n]+\r?\n)*)\r?\n([\s\S]*?)\r?\n--/i.exec(raw)
+  if (!part) throw new Error('no text/html part')
+  const [, headers = '', body = ''] = part
+  const lf = (text: string) => text.replace(/\r\n/g, '\n')
+  if (/Content-Transfer-Encoding: base64/i.test(headers)) return lf(Buffer.from(body, 'base64').toString('utf8'))
+  if (!/Content-Transfer-Encoding: quoted-printable/i.test(headers)) return lf(body)
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+  return lf(Buffer.from(bytes, 'latin1').toString('utf8'))
+}
+
+// The outbox keeps a billing e-mail's subject and text; its HTML (a third of what a pass wrote) is made again from
+// them when it is sent. Over a real SMTP peer, the HTML that leaves is the one rendered at enqueue time.
+describe('a billing e-mail sent with the HTML made from its text', () => {
+  let t: TestApp
+  let smtp: TestSmtp
+  const clock = new TestClock(new Date('2026-09-01T12:00:00.000Z'))
+
+  beforeAll(async () => {
+    smtp = await startSmtp()
+    await smtp.mode('ok')
+    t = await createTestApp({ clock, env: { SMTP_URL: smtp.url } })
+    await seedPlans(t.database.db)
+    await configurePix(t.database.db)
+  })
+  afterAll(async () => {
+    await t.close()
+    await smtp.close()
+  })
+
+  it('stores no HTML and sends the HTML of the rendered message, escaped, a paragraph each', async () => {
+    const db = t.database.db
+    const customer = await insertCustomer(db, { name: 'Ana <b>&</b> Filhos' })
+    const end = new Date('2026-09-03T12:00:00.000Z')
+    const sub = await insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })
+    const now = clock.now()
+    const rendered = await db.transaction(async (tx) => {
+      const [issued] = await issuePixRenewals(tx, [
+        { subscriptionId: sub.id, type: 'renewal', amountCents: 19_900, dueDate: end, now },
+      ])
+      const events = await renderInvoicesCreated(tx, depsOf(t), [issued?.id ?? ''])
+      await enqueueMany(tx, now, events)
+      return events[0]
+    })
+    if (!rendered) throw new Error('nothing rendered')
+    const [row] = await db.select().from(notifications).where(eq(notifications.userId, customer.id))
+    expect(row).toMatchObject({ channel: 'email', html: null, body: rendered.message.text })
+
+    await deliverNotifications(depsOf(t), now)
+    const [mail] = smtp.received.filter((m) => m.to.includes(customer.email))
+    const html = htmlPartOf(mail?.raw ?? '')
+    expect(html).toBe(rendered.message.html)
+    expect(html).toContain('<p>Olá, Ana &lt;b&gt;&amp;&lt;/b&gt; Filhos!</p>')
+    expect(html).toMatch(/<p>Código PIX copia e cola:<br>000201[^<]+<\/p>/)
+    expect(html.match(/<p>/g)).toHaveLength(rendered.message.text.trimEnd().split('\n\n').length)
   })
 })

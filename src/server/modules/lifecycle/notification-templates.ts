@@ -132,7 +132,25 @@ function greeting(name: string): string {
   return clean ? `Olá, ${clean}!` : 'Olá!'
 }
 
-/** Paragraphs → text (blank line between them) and HTML (<p> each, lines kept with <br>). */
+/**
+ * A billing e-mail's HTML, made from its subject and text (build's paragraphs, a blank line between them): each
+ * paragraph a <p>, its lines kept with <br>. A function of the text, so the outbox keeps only the text and the
+ * delivery makes the HTML again (notifications.service.ts): the HTML was a third of what a billing pass wrote.
+ */
+export function emailHtml(subject: string, text: string): string {
+  const paragraphs = text.replace(/\n$/, '').split('\n\n')
+  return [
+    '<!doctype html>',
+    '<html lang="pt-BR">',
+    `<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family: Arial, sans-serif; line-height: 1.5; color: #111827;">',
+    ...paragraphs.map((p) => `<p>${p.split('\n').map(escapeHtml).join('<br>')}</p>`),
+    '</body>',
+    '</html>',
+  ].join('\n')
+}
+
+/** Paragraphs → text (blank line between them) and its HTML (emailHtml, made when read). */
 function build(
   subject: string,
   name: string,
@@ -141,16 +159,15 @@ function build(
 ): NotificationMessage {
   const all = [greeting(name), ...paragraphs, 'Equipe Atendimento Multicanal']
   const text = `${all.join('\n\n')}\n`
-  const html = [
-    '<!doctype html>',
-    '<html lang="pt-BR">',
-    `<head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
-    '<body style="font-family: Arial, sans-serif; line-height: 1.5; color: #111827;">',
-    ...all.map((p) => `<p>${p.split('\n').map(escapeHtml).join('<br>')}</p>`),
-    '</body>',
-    '</html>',
-  ].join('\n')
-  return { subject, text, html, whatsapp: `*${subject}*\n\n${text}`, template }
+  return {
+    subject,
+    text,
+    get html() {
+      return emailHtml(subject, text)
+    },
+    whatsapp: `*${subject}*\n\n${text}`,
+    template,
+  }
 }
 
 function pixLines(brCode: string | null, paymentsUrl: string): string[] {

@@ -8,7 +8,7 @@ import { timeOrderedId } from '../../db/ids'
 import type { NotificationRow } from '../../db/schema/lifecycle'
 import { isTemplateError, sendTemplateWith, sendTextWith, utilityTemplate } from '../messaging/whatsapp'
 import { recordOutbound } from '../whatsapp/messages.service'
-import type { NotificationKind } from './notification-templates'
+import { emailHtml, type NotificationKind } from './notification-templates'
 import {
   type Rendered,
   renderCanceledMany,
@@ -76,7 +76,7 @@ async function enqueueRows(tx: Tx, now: Date, events: Rendered[]) {
         recipient: channel === 'email' ? rendered.user.email : (rendered.user.whatsappNumber ?? ''),
         subject: channel === 'email' ? rendered.message.subject : null,
         body: channel === 'email' ? rendered.message.text : rendered.message.whatsapp,
-        html: channel === 'email' ? rendered.message.html : null,
+        html: null, // made again from the subject and text when sent (emailHtml)
         template: channel === 'whatsapp' ? rendered.message.template : null,
         status: 'pending' as const,
         nextAttemptAt: now,
@@ -225,11 +225,12 @@ function deliveryOf(deps: LifecycleDeps, now: Date) {
   return {
     send: async (row: NotificationRow): Promise<void> => {
       if (row.channel === 'email') {
+        const html = row.html ?? (isAccountEmail(row.kind) ? null : emailHtml(row.subject ?? '', row.body))
         await deps.mail.send({
           to: row.recipient,
           subject: row.subject ?? '',
           text: row.body,
-          ...(row.html ? { html: row.html } : {}),
+          ...(html ? { html } : {}),
         })
         return
       }
@@ -397,8 +398,11 @@ export async function sendAccountEmail(deps: LifecycleDeps, email: AccountEmail)
   }
 }
 
+/** An account e-mail (its HTML stored, with its button), not a billing message. */
+function isAccountEmail(kind: string): boolean {
+  return (accountEmailKinds as readonly string[]).includes(kind)
+}
+
 function redactedOnceDone(row: NotificationRow): { body?: string; html?: null } {
-  return (accountEmailKinds as readonly string[]).includes(row.kind)
-    ? { body: redactedAccountEmailBody, html: null }
-    : {}
+  return isAccountEmail(row.kind) ? { body: redactedAccountEmailBody, html: null } : {}
 }
