@@ -46,9 +46,9 @@ function claimPix(statuses: SubscriptionStatus[], where: SQL | undefined) {
 
 /**
  * Cancels locked subscriptions (each at its canceledAt), voids their open invoices, audits each, and enqueues the
- * notifications: one statement each for the batch. A subscription with a payment someone else holds is left out:
- * the admin confirmation locks the payment before the subscription (we lock the other way round), so waiting here
- * could deadlock; we give way instead and the next tick sees the outcome. Answers the ids canceled.
+ * notifications: one statement each for the batch. A subscription with an unsettled payment someone else holds is
+ * left out: the admin confirmation locks the payment before the subscription (we lock the other way round), so
+ * waiting here could deadlock; we give way instead and the next tick sees the outcome. Answers the ids canceled.
  */
 async function cancel(
   tx: Tx,
