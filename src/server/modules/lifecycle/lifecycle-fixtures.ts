@@ -2,11 +2,14 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { asc, eq } from 'drizzle-orm'
+import { beforeAll } from 'vitest'
 import type { Db } from '../../db/client'
 import { profiles } from '../../db/schema/auth'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications, platformEvents } from '../../db/schema/lifecycle'
-import type { TestApp } from '../../test/test-app'
+import { fileTestApp } from '../../test/http'
+import type { createTestApp, TestApp } from '../../test/test-app'
+import { configurePix, seedPlans } from '../billing/test-fixtures'
 import type { LifecycleDeps, LifecycleLog } from './pass-runner'
 
 export const silentLog: LifecycleLog = { info: () => {}, warn: () => {}, error: () => {} }
@@ -20,6 +23,16 @@ export function recordingLog() {
     error: (obj, msg) => lines.push({ level: 'error', obj, msg }),
   }
   return { log, lines }
+}
+
+/** A test app for the file or describe block (fileTestApp), with the demo plans and PIX configured. */
+export function billingTestApp(options?: Parameters<typeof createTestApp>[0]): TestApp {
+  const t = fileTestApp(options)
+  beforeAll(async () => {
+    await seedPlans(t.database.db)
+    await configurePix(t.database.db)
+  })
+  return t
 }
 
 export function depsOf(t: TestApp, overrides: Partial<LifecycleDeps> = {}): LifecycleDeps {

@@ -5,11 +5,10 @@ import { notifications } from '../../db/schema/lifecycle'
 import { auditLog } from '../../db/schema/platform'
 import { testDatabaseUrl } from '../../test/database-url'
 import { startSmtp, type TestSmtp } from '../../test/smtp'
-import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
+import { TestClock } from '../../test/test-app'
 import { audit, auditMany, systemActor } from '../audit/audit'
 import { issuePixInvoice, issuePixRenewals } from '../billing/pix-invoice'
-import { configurePix, seedPlans } from '../billing/test-fixtures'
-import { depsOf, insertCustomer, insertPayment, insertSubscription } from './lifecycle-fixtures'
+import { billingTestApp, depsOf, insertCustomer, insertPayment, insertSubscription } from './lifecycle-fixtures'
 import { renderInvoicesCreated } from './notifications.render'
 import { cancelOverdue, markOverdue } from './period-end.service'
 import { deliverNotifications, enqueueMany } from './notifications.service'
@@ -19,17 +18,8 @@ import { createRenewalInvoices } from './renewals.service'
 // The passes' batch statements (one JSON parameter for all the rows, db/json-rows.ts) write the same rows as the
 // one-row statements (drizzle's values()), and keep their ON CONFLICT rules.
 describe('batch inserts of the billing passes', () => {
-  let t: TestApp
   const clock = new TestClock(new Date('2026-03-10T12:00:00.000Z'))
-
-  beforeAll(async () => {
-    t = await createTestApp({ clock })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
-  })
-  afterAll(async () => {
-    await t.close()
-  })
+  const t = billingTestApp({ clock })
 
   it('issues renewal invoices in a batch exactly as one by one, once per subscription and due date', async () => {
     const db = t.database.db
@@ -224,19 +214,15 @@ describe('batch inserts of the billing passes', () => {
 // (pass-runner.ts): with batches of 3, eleven subscriptions take four claims shared by two transactions, and every
 // one is handled once and counted once. PGlite runs one (batches of one row).
 describe('a pass in concurrent batches', () => {
-  let t: TestApp
   const clock = new TestClock(new Date('2026-05-01T12:00:00.000Z'))
+  const t = billingTestApp({ clock, env: { BILLING_PASS_CONCURRENCY: '2' } })
   const batch = claimBatchSize.postgres
 
-  beforeAll(async () => {
-    t = await createTestApp({ clock, env: { BILLING_PASS_CONCURRENCY: '2' } })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
+  beforeAll(() => {
     claimBatchSize.postgres = 3
   })
-  afterAll(async () => {
+  afterAll(() => {
     claimBatchSize.postgres = batch
-    await t.close()
   })
 
   it('issues each renewal once and marks each subscription overdue once, and counts each one', async () => {
@@ -287,17 +273,8 @@ describe('a pass in concurrent batches', () => {
 // (the worker was down past the renewal lead), the overdue pass leaves the subscriptions it still owes a renewal, and
 // the next tick issues the renewal first (already due) and then marks them overdue.
 describe('overdue after the renewal', () => {
-  let t: TestApp
   const clock = new TestClock(new Date('2026-07-10T12:00:00.000Z'))
-
-  beforeAll(async () => {
-    t = await createTestApp({ clock })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
-  })
-  afterAll(async () => {
-    await t.close()
-  })
+  const t = billingTestApp({ clock })
 
   it('never marks overdue a subscription whose renewal was not issued; the renewal comes first', async () => {
     const db = t.database.db
@@ -331,17 +308,8 @@ describe('overdue after the renewal', () => {
 // payment, then the subscription), and only to an unsettled one: a past invoice (paid) held elsewhere, a refund
 // say, does not stop it, and the pass locks none of the settled ones. It needs a second connection: PostgreSQL.
 describe.runIf(testDatabaseUrl())('a cancellation and the payments others hold', () => {
-  let t: TestApp
   const clock = new TestClock(new Date('2026-08-20T12:00:00.000Z'))
-
-  beforeAll(async () => {
-    t = await createTestApp({ clock })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
-  })
-  afterAll(async () => {
-    await t.close()
-  })
+  const t = billingTestApp({ clock })
 
   /** Runs `during` while another transaction holds the payment `paymentId` FOR UPDATE. */
   async function whileHeld<T>(paymentId: string, during: () => Promise<T>): Promise<T> {
@@ -430,20 +398,21 @@ function htmlPartOf(raw: string): string {
 // The outbox keeps a billing e-mail's subject and text; its HTML (a third of what a pass wrote) is made again from
 // them when it is sent. Over a real SMTP peer, the HTML that leaves is the one rendered at enqueue time.
 describe('a billing e-mail sent with the HTML made from its text', () => {
-  let t: TestApp
   let smtp: TestSmtp
   const clock = new TestClock(new Date('2026-09-01T12:00:00.000Z'))
-
   beforeAll(async () => {
     smtp = await startSmtp()
     await smtp.mode('ok')
-    t = await createTestApp({ clock, env: { SMTP_URL: smtp.url } })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
   })
   afterAll(async () => {
-    await t.close()
     await smtp.close()
+  })
+  // The app reads SMTP_URL when it starts, after the SMTP peer above.
+  const t = billingTestApp({
+    clock,
+    get env() {
+      return { SMTP_URL: smtp.url }
+    },
   })
 
   it('stores no HTML and sends the HTML of the rendered message, escaped, a paragraph each', async () => {

@@ -6,11 +6,12 @@ import { payments, subscriptions } from '../../db/schema/billing'
 import { notifications, platformEvents } from '../../db/schema/lifecycle'
 import { auditLog } from '../../db/schema/platform'
 import { readOutbox } from '../messaging/outbox'
-import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
+import { createTestApp, TestClock } from '../../test/test-app'
 import { createUser, get } from '../../test/users'
 import { configurePix, seedPlans, storedSubscription } from '../billing/test-fixtures'
 import type { CardGateway } from '../billing/card-gateway'
 import {
+  billingTestApp,
   depsOf,
   eventsOf,
   insertCustomer,
@@ -31,17 +32,8 @@ const day = 86_400_000
 const hour = 3_600_000
 
 describe('renewals, period ends and notifications', () => {
-  let t: TestApp
   const clock = new TestClock(new Date('2026-03-10T12:00:00.000Z'))
-
-  beforeAll(async () => {
-    t = await createTestApp({ clock })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
-  })
-  afterAll(async () => {
-    await t.close()
-  })
+  const t = billingTestApp({ clock })
 
   const subscriptionRow = (id: string) => storedSubscription(t.database.db, id)
 
@@ -380,7 +372,6 @@ describe('renewals, period ends and notifications', () => {
 })
 
 describe('provisioning webhook to the chat platform', () => {
-  let t: TestApp
   let platform: Awaited<ReturnType<typeof startPlatform>>
   const clock = new TestClock(new Date('2026-03-10T12:00:00.000Z'))
   let failNext = 0
@@ -393,16 +384,16 @@ describe('provisioning webhook to the chat platform', () => {
       }
       return { status: 200 }
     })
-    t = await createTestApp({
-      clock,
-      env: { PLATFORM_WEBHOOK_URL: platform.url, PLATFORM_WEBHOOK_SECRET: platformSecret },
-    })
-    await seedPlans(t.database.db)
-    await configurePix(t.database.db)
   })
   afterAll(async () => {
-    await t.close()
     await platform.close()
+  })
+  // The app reads the platform's URL when it starts, after the platform above.
+  const t = billingTestApp({
+    clock,
+    get env() {
+      return { PLATFORM_WEBHOOK_URL: platform.url, PLATFORM_WEBHOOK_SECRET: platformSecret }
+    },
   })
 
   it('sends activated, plan_changed and ended, signed, in order, retrying a failure before sending the next', async () => {
