@@ -9,6 +9,8 @@ import { TestClock } from '../../test/test-app'
 import { audit, auditMany, systemActor } from '../audit/audit'
 import { issuePixInvoice, issuePixRenewals } from '../billing/pix-invoice'
 import { billingTestApp, depsOf, insertCustomer, insertPayment, insertSubscription } from './lifecycle-fixtures'
+import { readOutbox } from '../messaging/outbox'
+import { runBillingTick } from './lifecycle.service'
 import { renderInvoicesCreated } from './notifications.render'
 import { cancelOverdue, markOverdue } from './period-end.service'
 import { deliverNotifications, enqueueMany } from './notifications.service'
@@ -301,6 +303,33 @@ describe('overdue after the renewal', () => {
     expect(after.status).toBe('past_due')
     expect(after.invoices).toEqual([{ type: 'renewal', status: 'pending_pix', dueDate: end }])
     expect(after.notices.sort()).toEqual(['invoice_created', 'overdue'])
+  })
+
+  it('gives a renewal issued late the whole grace from its issue: no cancellation in the minute it is sent', async () => {
+    clock.set('2026-07-20T12:00:00.000Z')
+    const db = t.database.db
+    const customer = await insertCustomer(db, { name: 'Rita Retomada' })
+    const end = new Date('2026-07-10T12:00:00.000Z') // ended 10 days ago, past the 7 days of grace: worker down
+    const sub = await insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })
+    const row = async () => (await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0]
+
+    const report = await runBillingTick(depsOf(t))
+    expect([report.renewals, report.overdue]).toEqual([1, 1])
+    expect(await row()).toMatchObject({ status: 'past_due', canceledAt: null })
+    const overdue = (await readOutbox(t.outboxPath)).find(
+      (e) => e.to === customer.email && e.subject === 'Assinatura vencida',
+    )
+    expect(overdue?.text).toContain('Regularize até 27/07/2026 para que ela não seja cancelada.')
+
+    clock.set('2026-07-27T11:59:00.000Z')
+    await runBillingTick(depsOf(t))
+    expect((await row())?.status).toBe('past_due')
+
+    clock.set('2026-07-27T12:00:00.000Z')
+    expect((await runBillingTick(depsOf(t))).overdue_cancellations).toBe(1)
+    expect(await row()).toMatchObject({ status: 'canceled', canceledAt: new Date('2026-07-27T12:00:00.000Z') })
+    const invoices = await db.select().from(payments).where(eq(payments.subscriptionId, sub.id))
+    expect(invoices.map((p) => [p.type, p.status, p.dueDate])).toEqual([['renewal', 'void', end]])
   })
 })
 

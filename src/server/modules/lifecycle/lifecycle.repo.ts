@@ -71,6 +71,32 @@ export const noRenewalYet = sql`not coalesce((select true from ${payments}
       and ${payments.dueDate} = ${subscriptions.currentPeriodEnd} limit 1), false)`
 
 /**
+ * When the current period's renewal invoice was issued (the latest, if it was issued again); null: never. Its columns
+ * are written qualified: drizzle leaves them bare in a one-table select's list, where the subquery would read its
+ * own table's `id`.
+ */
+const renewalIssuedAt = sql<Date | null>`(select max(renewal.created_at) from ${payments} renewal
+    where renewal.subscription_id = ${subscriptions}.id
+      and renewal.type = 'renewal'
+      and renewal.due_date = ${subscriptions}.current_period_end)`
+
+/**
+ * The grace period (graceEndsAt) had started by `instant`: the period had ended, and so had the issue of its renewal
+ * invoice when that came later.
+ */
+export const graceStartedBy = (instant: Date) =>
+  sql`greatest(${subscriptions.currentPeriodEnd}, ${renewalIssuedAt}) <= ${instant.toISOString()}::timestamptz`
+
+/** renewalIssuedAt of each subscription: one query for a batch. */
+export async function renewalsIssuedAt(tx: Executor, subscriptionIds: string[]): Promise<Map<string, Date | null>> {
+  const rows = await tx
+    .select({ id: subscriptions.id, issuedAt: renewalIssuedAt.mapWith(payments.createdAt) })
+    .from(subscriptions)
+    .where(idIn(subscriptions.id, subscriptionIds))
+  return new Map(rows.map((r) => [r.id, r.issuedAt]))
+}
+
+/**
  * `id = any(<one array parameter>)`: a batch's ids as one parameter instead of one placeholder each (500 for a pass's
  * batch, each a SQL chunk drizzle builds and PostgreSQL parses).
  */

@@ -113,6 +113,16 @@ export type CancelReason = 'period_end' | 'overdue' | 'expired' | 'other'
 /** Days a past_due PIX subscription waits for its payment before it is canceled. */
 export const overdueGraceDays = 7
 
+/**
+ * When an unpaid PIX subscription is canceled: overdueGraceDays after its period ended, or after its renewal invoice
+ * was issued when that came later (the jobs were down past the period end): a customer always has the grace days
+ * from the invoice on, never a cancellation in the minute the invoice reached them.
+ */
+export function graceEndsAt(periodEnd: Date, renewalIssuedAt: Date | null | undefined): Date {
+  const start = renewalIssuedAt && renewalIssuedAt > periodEnd ? renewalIssuedAt : periodEnd
+  return new Date(start.getTime() + overdueGraceDays * 86_400_000)
+}
+
 const fortaleza = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Fortaleza',
   day: '2-digit',

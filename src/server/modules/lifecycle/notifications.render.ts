@@ -1,6 +1,5 @@
 // Customer notifications, rendering: the message of each event, read from the rows (one event, or a batch of them
 // for the passes that handle a batch at once). Enqueueing, detection and delivery: notifications.service.ts.
-import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
 import type { PaymentRow } from '../../db/schema/billing'
 import type { ProfileRow } from '../../db/schema/auth'
@@ -14,7 +13,7 @@ import {
   invoiceCreatedMessage,
   type NotificationKind,
   type NotificationMessage,
-  overdueGraceDays,
+  graceEndsAt,
   overdueMessage,
   paymentConfirmedMessage,
 } from './notification-templates'
@@ -245,7 +244,15 @@ function overdueOf(
       planName: row.plan.name,
       ...urls(deps),
       periodEnd: subscription.currentPeriodEnd,
-      cancelOn: pix ? addDays(subscription.currentPeriodEnd, overdueGraceDays) : null,
+      // The invoice of this period's renewal, when it is the one shown, says when the grace started.
+      cancelOn: pix
+        ? graceEndsAt(
+            subscription.currentPeriodEnd,
+            invoice?.type === 'renewal' && invoice.dueDate.getTime() === subscription.currentPeriodEnd.getTime()
+              ? invoice.createdAt
+              : null,
+          )
+        : null,
       invoice: invoice
         ? { amountCents: invoice.amountCents, brCode: brCodeWith(settings, invoice, row.plan.name) }
         : null,

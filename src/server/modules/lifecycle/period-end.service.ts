@@ -5,7 +5,7 @@ import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { audit, auditMany, systemActor } from '../audit/audit'
-import { type CancelReason, overdueGraceDays } from './notification-templates'
+import { type CancelReason, graceEndsAt, overdueGraceDays } from './notification-templates'
 import { renderCanceledMany, renderOverdueMany } from './notifications.render'
 import { enqueueMany } from './notifications.service'
 import { claimCursor, eachRow, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
@@ -15,7 +15,9 @@ import { automaticoHoldsCycle } from '../pix-automatico/automatico-renewals'
 import {
   cancelSubscriptions,
   claimPixSubscriptions,
+  graceStartedBy,
   noRenewalYet,
+  renewalsIssuedAt,
   claimSubscriptionsWithLapsedUpgrade,
   lockPaymentsOf,
   setSubscriptionStatus,
@@ -158,26 +160,39 @@ export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassR
   return { processed }
 }
 
-/** After overdueGraceDays more days unpaid, a past_due subscription is canceled and its invoice voided. */
+/**
+ * After overdueGraceDays more days unpaid, a past_due subscription is canceled and its invoice voided: counted from
+ * the period end, or from the renewal invoice's issue when that came later (graceEndsAt), at the end of the grace.
+ */
 export async function cancelOverdue(deps: LifecycleDeps, now: Date): Promise<PassResult> {
+  const graceStartedBefore = addDays(now, -overdueGraceDays)
   const processed = await forEachClaimed(
     deps,
     'overdue_cancellations',
     claimPix(
       ['past_due'],
-      and(lte(subscriptions.currentPeriodEnd, addDays(now, -overdueGraceDays)), not(automaticoHoldsCycle(now))),
+      and(
+        lte(subscriptions.currentPeriodEnd, graceStartedBefore),
+        graceStartedBy(graceStartedBefore),
+        not(automaticoHoldsCycle(now)),
+      ),
     ),
-    (tx, batch) =>
-      cancel(
+    async (tx, batch) => {
+      const issuedAt = await renewalsIssuedAt(
+        tx,
+        batch.map((s) => s.id),
+      )
+      return cancel(
         tx,
         deps,
         now,
         batch.map((subscription) => ({
           subscription,
-          canceledAt: addDays(subscription.currentPeriodEnd, overdueGraceDays),
+          canceledAt: graceEndsAt(subscription.currentPeriodEnd, issuedAt.get(subscription.id)),
         })),
         'overdue',
-      ),
+      )
+    },
   )
   return { processed }
 }
