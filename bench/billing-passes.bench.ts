@@ -3,8 +3,8 @@
 // them and the overdue and notification passes have their share. Runs the renewal, overdue and notification passes
 // (as the billing tick does, until nothing is left) and meanwhile customers read their subscriptions at a fixed rate
 // from two servers: the compiled server in a process of its own (the passes in `npm run worker`) and the app whose
-// process runs the passes (the jobs in the API process, as `npm start` runs them unless RUN_JOBS=false). Prints how
-// long the passes took and each customer's p99.
+// process runs the passes in a worker thread (bench/passes-thread.ts: the jobs thread `npm start` runs on PostgreSQL
+// unless RUN_JOBS=false). Prints how long the passes took and each customer's p99.
 // Standalone: `npm run bench:passes` (BENCH_DATABASE_URL: the seeded load database; `<name>_passes` is its copy, or
 // BENCH_PASSES_COPY; BENCH_PASSES_VERBOSE=1 prints each pass's time per round; BENCH_PASSES_READS_PER_S: the
 // customer reads' rate, 100 by default).
@@ -18,9 +18,10 @@ import { buildApp } from '../src/server/app'
 import { loadConfig } from '../src/server/config'
 import { connectPostgres } from '../src/server/db/client'
 import { demoPixSettings } from '../src/server/db/seed'
-import { detectionPasses, runPasses } from '../src/server/modules/lifecycle/lifecycle.service'
+import { moduleWorker } from '../src/server/jobs-thread'
 import { freePort } from '../src/server/test/free-port'
 import { benchSession, buildServer, productionEnv, startApp, stop, waitFor } from './api.bench'
+import type { PassesInput, PassesMessage } from './passes-thread'
 import { printTargets, type TargetRow } from './targets'
 
 export const passTargets = { seconds: 60, customerP99Ms: 100 }
@@ -117,6 +118,7 @@ function startCustomers(base: string, cookie: string): { stop(): Promise<number[
     child.once('error', reject)
     child.once('exit', (code) => reject(new Error(`the customers' process ended (${code}) before its answer`)))
   })
+  samples.catch(() => undefined) // killed after a failure: that failure is the one reported
   child.send({ base, cookie, readsPerSecond: customerReadsPerSecond })
   return {
     async stop() {
@@ -141,6 +143,20 @@ function customerRow(where: string, samples: number[]): TargetRow {
   }
 }
 
+/** The passes in a worker thread of this process (bench/passes-thread.ts), as the API process runs its jobs. */
+function runPassesThread(input: PassesInput): Promise<Extract<PassesMessage, { kind: 'done' }>> {
+  const thread = moduleWorker(new URL('./passes-thread.ts', import.meta.url), { workerData: input })
+  return new Promise((resolve, reject) => {
+    thread.on('message', (message: PassesMessage) => {
+      if (message.kind === 'round') {
+        if (process.env.BENCH_PASSES_VERBOSE) console.log(message.line)
+      } else resolve(message)
+    })
+    thread.once('error', reject)
+    thread.once('exit', (code) => reject(new Error(`the passes' thread ended (${code}) before its answer`)))
+  })
+}
+
 export async function billingPassesBenchmark(databaseUrl: string): Promise<TargetRow[]> {
   buildServer()
   const copy = await preparedCopy(databaseUrl)
@@ -151,50 +167,35 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
   for (const [key, value] of Object.entries(env)) process.env[key] = value
   const database = connectPostgres(copy.url)
   const app = await buildApp({ config: loadConfig(), database, logger: false })
-  const future = addDays(new Date(), 31)
-  const passes = detectionPasses.filter(([name]) => passNames.includes(name))
-  const totals: Record<string, number> = {}
-  let finished = false
-  let seconds = 0
   const customers: ReturnType<typeof startCustomers>[] = []
   try {
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/api/health`, server)
-    // The same app serves requests from the passes' process: a customer of an API process that runs the jobs.
+    // This process serves requests while its thread runs the passes: a customer of an API process running the jobs.
     const ownPort = await freePort()
     await app.listen({ port: ownPort, host: '127.0.0.1' })
-    const deps = { ...app.ctx, now: () => future, log: app.log }
     customers.push(startCustomers(base, session.cookie), startCustomers(`http://127.0.0.1:${ownPort}`, session.cookie))
-    const started = performance.now()
-    while ((performance.now() - started) / 1000 < limitS) {
-      const report: Record<string, number> = {}
-      const times: string[] = []
-      for (const pass of passes) {
-        const passStarted = performance.now()
-        Object.assign(report, await runPasses(deps, [pass]))
-        times.push(`${pass[0]} ${report[pass[0]]} in ${((performance.now() - passStarted) / 1000).toFixed(1)} s`)
-      }
-      if (process.env.BENCH_PASSES_VERBOSE) console.log(times.join(', '))
-      for (const [name, n] of Object.entries(report)) totals[name] = (totals[name] ?? 0) + n
-      if (Object.values(report).every((n) => n === 0)) {
-        finished = true
-        break
-      }
-    }
-    seconds = (performance.now() - started) / 1000
+    const result = await runPassesThread({
+      url: copy.url,
+      futureMs: addDays(new Date(), 31).getTime(),
+      passNames,
+      limitS,
+    })
     const [apart, shared] = await Promise.all(customers.map((c) => c.stop()))
-    const done = Object.entries(totals)
+    const done = Object.entries(result.totals)
       .map(([name, n]) => `${name} ${n}`)
       .join(', ')
     return [
       {
         figure: `renewal, overdue and notification passes over ${copy.subscriptions} subscriptions`,
         target: `< ${passTargets.seconds} s`,
-        measured: finished ? `${seconds.toFixed(1)} s (${done})` : `unfinished after ${seconds.toFixed(0)} s (${done})`,
-        pass: finished && seconds < passTargets.seconds,
+        measured: result.finished
+          ? `${result.seconds.toFixed(1)} s (${done})`
+          : `unfinished after ${result.seconds.toFixed(0)} s (${done})`,
+        pass: result.finished && result.seconds < passTargets.seconds,
       },
       customerRow('the passes in a worker process', apart ?? []),
-      customerRow("the passes in the API process's own jobs", shared ?? []),
+      customerRow("the passes in the API process's jobs thread", shared ?? []),
     ]
   } finally {
     for (const c of customers) c.kill()

@@ -24,6 +24,9 @@ import { registerSecurityHeaders } from './http/security-headers'
 import { sessionPlugin } from './http/session'
 import { createAuth } from './modules/auth/auth'
 import type { CardGateway } from './modules/billing/card-gateway'
+import type { MailSender } from './modules/messaging/email'
+import type { WhatsAppSender } from './modules/messaging/whatsapp'
+import { createProviders } from './providers'
 import { adminRoutes } from './modules/admin/admin.routes'
 import { insightsRoutes } from './modules/insights/insights.routes'
 import { authRoutes } from './modules/auth/auth.routes'
@@ -31,18 +34,13 @@ import { billingRoutes } from './modules/billing/billing.routes'
 import { lifecycleRoutes } from './modules/lifecycle/lifecycle.routes'
 import { sendAccountEmail } from './modules/lifecycle/notifications.service'
 import { afterPaintLoaderHash } from './modules/site/after-paint'
-import { createMailSender, type MailSender } from './modules/messaging/email'
-import { createWhatsAppSender, type WhatsAppSender } from './modules/messaging/whatsapp'
 import { plansRoutes } from './modules/plans/plans.routes'
 import { profileRoutes } from './modules/profile/profile.routes'
 import { publicConfigRoutes, publicSiteConfig } from './modules/site/site.routes'
 import { listPlans } from './modules/plans/plans.service'
 import { cardSimulatorRoutes } from './modules/stripe/card-simulator.routes'
-import { createSimulatorGateway } from './modules/stripe/card-simulator.service'
-import { createStripeGateway } from './modules/stripe/stripe-gateway'
 import { stripeRoutes } from './modules/stripe/stripe.routes'
 import { whatsappRoutes } from './modules/whatsapp/whatsapp.routes'
-import { apiPixClientFromConfig } from './modules/pix/api-pix-check'
 import { pixRoutes } from './modules/pix/pix.routes'
 import { apiBodyLimit } from './http/body-limit'
 import { automaticoRoutes } from './modules/pix-automatico/automatico.routes'
@@ -135,42 +133,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(),
   }).withTypeProvider<ZodTypeProvider>()
 
-  const log = { info: (obj: object, msg: string) => app.log.info(obj, msg) }
   const production = config.NODE_ENV === 'production'
-  const mail =
-    options.mail ??
-    createMailSender({
-      smtpUrl: config.SMTP_URL,
-      from: config.MAIL_FROM,
-      outboxPath: config.outboxPath,
-      production,
-      log,
-    })
-  const whatsapp =
-    options.whatsapp ??
-    createWhatsAppSender({
-      token: config.WHATSAPP_TOKEN,
-      phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
-      apiUrl: config.WHATSAPP_API_URL,
-      authTemplate: config.WHATSAPP_AUTH_TEMPLATE,
-      templateLanguage: config.WHATSAPP_TEMPLATE_LANG,
-      outboxPath: config.outboxPath,
-      production,
-      log,
-    })
+  const now = options.now ?? (() => new Date())
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
-    mail,
-    whatsapp,
-    card:
-      options.card ??
-      (config.STRIPE_SECRET_KEY
-        ? createStripeGateway(config, app.log)
-        : createSimulatorGateway({ config, db: database.db, now: () => app.ctx.now(), log: app.log })),
-    now: options.now ?? (() => new Date()),
-    pix: apiPixClientFromConfig(config),
+    ...createProviders({
+      config,
+      database,
+      log: app.log,
+      now: () => app.ctx.now(),
+      given: { mail: options.mail, whatsapp: options.whatsapp, card: options.card },
+    }),
+    now,
     // Account e-mails go through the notifications outbox (sent at once, retried by the delivery sweep).
     auth: createAuth({
       db: database.db,

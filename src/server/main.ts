@@ -3,6 +3,7 @@ import { ensureAdmin, prepareDatabase } from './bootstrap'
 import { ConfigError, loadConfig, startupWarnings } from './config'
 import { connectDatabase } from './db/client'
 import { type Jobs, startJobs } from './jobs'
+import { startJobsThread } from './jobs-thread'
 import { checkApiPix } from './modules/pix/api-pix-check'
 import { registerPixWebhookAtStartup } from './modules/pix/pix-admin.service'
 import { registerAutomaticoWebhooksAtStartup } from './modules/pix-automatico/automatico.service'
@@ -29,8 +30,10 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
 
   await app.listen({ port: config.PORT, host: config.HOST })
-  // The billing lifecycle jobs (renewals, reminders, webhooks); RUN_JOBS=false leaves them to `npm run worker`.
-  if (config.RUN_JOBS) jobs = await startJobs({ ...app.ctx, log: app.log })
+  // The billing lifecycle jobs (renewals, reminders, webhooks); RUN_JOBS=false leaves them to `npm run worker`. On
+  // PostgreSQL they run in a thread of their own (jobs-thread.ts); PGlite is one connection in this thread.
+  if (config.RUN_JOBS)
+    jobs = database.kind === 'postgres' ? startJobsThread(app.log) : await startJobs({ ...app.ctx, log: app.log })
   // PIX_PROVIDER=api-pix: PUT /webhook/{chave} (best effort; the admin PIX settings can retry it).
   void registerPixWebhookAtStartup({ ...app.ctx, log: app.log })
   void registerAutomaticoWebhooksAtStartup({ ...app.ctx, log: app.log })
