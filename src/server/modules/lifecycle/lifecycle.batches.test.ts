@@ -302,7 +302,8 @@ describe('overdue after the renewal', () => {
     const after = await state()
     expect(after.status).toBe('past_due')
     expect(after.invoices).toEqual([{ type: 'renewal', status: 'pending_pix', dueDate: end }])
-    expect(after.notices.sort()).toEqual(['invoice_created', 'overdue'])
+    // Issued already due: the overdue message announces it (with its code), not an invoice_created one of its own.
+    expect(after.notices).toEqual(['overdue'])
   })
 
   it('gives a renewal issued late the whole grace from its issue: no cancellation in the minute it is sent', async () => {
@@ -316,10 +317,11 @@ describe('overdue after the renewal', () => {
     const report = await runBillingTick(depsOf(t))
     expect([report.renewals, report.overdue]).toEqual([1, 1])
     expect(await row()).toMatchObject({ status: 'past_due', canceledAt: null })
-    const overdue = (await readOutbox(t.outboxPath)).find(
-      (e) => e.to === customer.email && e.subject === 'Assinatura vencida',
-    )
-    expect(overdue?.text).toContain('Regularize até 27/07/2026 para que ela não seja cancelada.')
+    // One message for the late invoice, even after the detection passes: the overdue one, with the invoice's code.
+    const sent = (await readOutbox(t.outboxPath)).filter((e) => e.to === customer.email)
+    expect(sent.map((e) => e.subject)).toEqual(['Assinatura vencida'])
+    expect(sent[0]?.text).toContain('Regularize até 27/07/2026 para que ela não seja cancelada.')
+    expect(sent[0]?.text).toMatch(/^000201.*6304[0-9A-F]{4}$/m)
 
     clock.set('2026-07-27T11:59:00.000Z')
     await runBillingTick(depsOf(t))

@@ -60,8 +60,15 @@ export function claimDueTomorrow(tx: Executor, now: Date, seen: string[], limit:
 }
 
 /**
+ * A renewal invoice issued at or after its due date (the jobs were down past the period end): with the static code,
+ * the overdue message sent in the same tick announces it with its code, so it has no invoice_created message of its
+ * own. With API Pix its invoice_created message still goes out once the PSP charge exists, with the charge's code.
+ */
+const lateRenewal = sql`(${payments.type} = 'renewal' and ${payments.dueDate} <= ${payments.createdAt})`
+
+/**
  * Payments in a state whose notification `kind` does not exist yet, oldest first (by creation for a new invoice, by
- * payment for a paid one), since `since`, locked.
+ * payment for a paid one), since `since`, locked; `lateRenewalsAnnounced`: leaves out the late renewals (lateRenewal).
  */
 export function claimPaymentsToNotify(
   tx: Executor,
@@ -70,6 +77,7 @@ export function claimPaymentsToNotify(
   since: Date,
   seen: string[],
   limit: number,
+  options: { lateRenewalsAnnounced?: boolean } = {},
 ) {
   const at = kind === 'invoice_created' ? payments.createdAt : payments.paidAt
   return tx
@@ -80,6 +88,7 @@ export function claimPaymentsToNotify(
         eq(payments.status, status),
         gte(at, since),
         notNotified(emailKey(kind, sql`${payments.id}`)),
+        options.lateRenewalsAnnounced ? sql`not ${lateRenewal}` : undefined,
         notSeen(payments.id, seen),
       ),
     )

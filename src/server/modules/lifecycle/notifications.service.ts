@@ -151,7 +151,10 @@ export async function detectNotifications(deps: LifecycleDeps, now: Date): Promi
   processed += await detect(
     deps,
     'invoice_created',
-    (tx, seen, limit) => repo.claimPaymentsToNotify(tx, 'invoice_created', 'pending_pix', since, seen, limit),
+    (tx, seen, limit) =>
+      repo.claimPaymentsToNotify(tx, 'invoice_created', 'pending_pix', since, seen, limit, {
+        lateRenewalsAnnounced: !deps.pix, // the static code: the overdue message announced them
+      }),
     (tx, ids) => renderInvoicesCreated(tx, deps, ids),
     'paymentId',
     now,

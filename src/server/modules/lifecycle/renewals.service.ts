@@ -75,14 +75,17 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
         })),
       )
       // API Pix: the notification waits for the PSP charge (pix_reconcile, next pass) and goes out with its code.
-      if (!deps.pix)
+      // A renewal issued already due (the jobs were down past the period end) is announced by the overdue message
+      // of the same tick instead, which carries the invoice and its code (lateRenewal in notifications.repo.ts).
+      const announced = issued.filter((p) => p.dueDate > now)
+      if (!deps.pix && announced.length > 0)
         await enqueueMany(
           tx,
           now,
           await renderInvoicesCreated(
             tx,
             deps,
-            issued.map((p) => p.id),
+            announced.map((p) => p.id),
           ),
         )
       return issued.map((p) => p.subscriptionId)
