@@ -62,6 +62,10 @@ export const subscriptions = pgTable(
     index('subscriptions_pix_in_force_idx')
       .on(t.currentPeriodEnd, t.id)
       .where(sql`${t.billingMethod} = 'pix' AND ${t.status} IN ('active', 'trialing') AND NOT ${t.cancelAtPeriodEnd}`),
+    // The overdue cancellations' walk (migration 0025): without it each claim sorted a whole period end's past_due rows.
+    index('subscriptions_pix_past_due_idx')
+      .on(t.currentPeriodEnd, t.id)
+      .where(sql`${t.billingMethod} = 'pix' AND ${t.status} = 'past_due'`),
   ],
 )
 export type SubscriptionRow = typeof subscriptions.$inferSelect
