@@ -19,9 +19,10 @@ import { loadConfig } from '../src/server/config'
 import { connectPostgres } from '../src/server/db/client'
 import { demoPixSettings } from '../src/server/db/seed'
 import { moduleWorker } from '../src/server/jobs-thread'
+import { overdueGraceDays } from '../src/server/modules/lifecycle/notification-templates'
 import { freePort } from '../src/server/test/free-port'
 import { benchSession, buildServer, productionEnv, startApp, stop, waitFor } from './api.bench'
-import type { PassesInput, PassesMessage } from './passes-thread'
+import type { DayResult, PassesInput, PassesMessage } from './passes-thread'
 import { printTargets, type TargetRow } from './targets'
 
 export const passTargets = { seconds: 60, customerP99Ms: 100 }
@@ -175,25 +176,40 @@ export async function billingPassesBenchmark(databaseUrl: string): Promise<Targe
     const ownPort = await freePort()
     await app.listen({ port: ownPort, host: '127.0.0.1' })
     customers.push(startCustomers(base, session.cookie), startCustomers(`http://127.0.0.1:${ownPort}`, session.cookie))
+    const catchUp = addDays(new Date(), 31)
     const result = await runPassesThread({
       url: copy.url,
-      futureMs: addDays(new Date(), 31).getTime(),
+      days: [
+        { label: 'the catch-up', futureMs: catchUp.getTime() },
+        // The grace counts from the renewal's issue (graceEndsAt): the overdue ones are canceled a week later.
+        { label: 'the cancellations', futureMs: addDays(catchUp, overdueGraceDays + 1).getTime() },
+      ],
       passNames,
       limitS,
     })
     const [apart, shared] = await Promise.all(customers.map((c) => c.stop()))
-    const done = Object.entries(result.totals)
-      .map(([name, n]) => `${name} ${n}`)
-      .join(', ')
-    return [
-      {
-        figure: `renewal, overdue and notification passes over ${copy.subscriptions} subscriptions`,
+    const [catchUpDay, cancellationDay] = result.days
+    if (!catchUpDay || !cancellationDay) throw new Error("the passes' thread answered without its two days")
+    const dayRow = (figure: string, day: DayResult): TargetRow => {
+      const done = Object.entries(day.totals)
+        .filter(([, n]) => n > 0)
+        .map(([name, n]) => `${name} ${n}`)
+        .join(', ')
+      return {
+        figure,
         target: `< ${passTargets.seconds} s`,
-        measured: result.finished
-          ? `${result.seconds.toFixed(1)} s (${done})`
-          : `unfinished after ${result.seconds.toFixed(0)} s (${done})`,
-        pass: result.finished && result.seconds < passTargets.seconds,
-      },
+        measured: day.finished
+          ? `${day.seconds.toFixed(1)} s (${done})`
+          : `unfinished after ${day.seconds.toFixed(0)} s (${done})`,
+        pass: day.finished && day.seconds < passTargets.seconds,
+      }
+    }
+    return [
+      dayRow(
+        `renewal, overdue and notification passes over ${copy.subscriptions} subscriptions, the clock 31 days ahead`,
+        catchUpDay,
+      ),
+      dayRow(`the same passes ${overdueGraceDays + 1} days later: the overdue ones canceled`, cancellationDay),
       customerRow('the passes in a worker process', apart ?? []),
       customerRow("the passes in the API process's jobs thread", shared ?? []),
     ]
