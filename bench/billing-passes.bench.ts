@@ -18,7 +18,7 @@ import { buildApp } from '../src/server/app'
 import { loadConfig } from '../src/server/config'
 import { connectPostgres } from '../src/server/db/client'
 import { demoPixSettings } from '../src/server/db/seed'
-import { moduleWorker } from '../src/server/jobs-thread'
+import { jobsThreadLimits, moduleWorker } from '../src/server/jobs-thread'
 import { overdueGraceDays } from '../src/server/modules/lifecycle/notification-templates'
 import { freePort } from '../src/server/test/free-port'
 import { benchSession, buildServer, productionEnv, startApp, stop, waitFor } from './api.bench'
@@ -146,7 +146,10 @@ function customerRow(where: string, samples: number[]): TargetRow {
 
 /** The passes in a worker thread of this process (bench/passes-thread.ts), as the API process runs its jobs. */
 function runPassesThread(input: PassesInput): Promise<Extract<PassesMessage, { kind: 'done' }>> {
-  const thread = moduleWorker(new URL('./passes-thread.ts', import.meta.url), { workerData: input })
+  const thread = moduleWorker(new URL('./passes-thread.ts', import.meta.url), {
+    workerData: input,
+    resourceLimits: jobsThreadLimits,
+  })
   return new Promise((resolve, reject) => {
     thread.on('message', (message: PassesMessage) => {
       if (message.kind === 'round') {

@@ -1,4 +1,4 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import type { Plan } from '../../../domain/contracts/plans'
 import { DomainError } from '../../../domain/errors'
 import type { Config } from '../../config'
@@ -9,13 +9,18 @@ export type GatewayLog = { warn: (obj: object, msg: string) => void }
 
 type StripeConfigInput = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL'>
 
-/** The SDK client; STRIPE_API_URL points it at another host (a local fake in tests). */
-export function createStripeClient(config: StripeConfigInput): Stripe {
+/**
+ * The SDK client; STRIPE_API_URL points it at another host (a local fake in tests). The SDK is loaded by the first
+ * card operation, not with the server: about 6 MB of heap in each thread that would otherwise hold it unused (the API
+ * and its jobs thread) on a day without card payments.
+ */
+export async function createStripeClient(config: StripeConfigInput): Promise<Stripe> {
   if (!config.STRIPE_SECRET_KEY) throw new Error('STRIPE_SECRET_KEY is not set')
   const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null
+  const { default: StripeSdk } = await import('stripe')
   // One retry (same idempotency key) and 4 s a try: a hung Stripe answers the customer within 10 s (two tries
   // of 10 s took 20.5 s in test/faults/providers.ts); Stripe's own answers take well under a second.
-  return new Stripe(config.STRIPE_SECRET_KEY, {
+  return new StripeSdk(config.STRIPE_SECRET_KEY, {
     maxNetworkRetries: 1,
     timeout: 4_000,
     telemetry: false,
@@ -27,6 +32,24 @@ export function createStripeClient(config: StripeConfigInput): Stripe {
         }
       : {}),
   })
+}
+
+/** createStripeClient on first use; the same client after. */
+export function lazyStripeClient(config: StripeConfigInput): () => Promise<Stripe> {
+  let client: Promise<Stripe> | undefined
+  return () => {
+    client ??= createStripeClient(config)
+    return client
+  }
+}
+
+/** An error of the SDK (its classes are not loaded until the first call: told by the `type` each one carries). */
+function stripeError(
+  error: unknown,
+): (Error & { type: string; code?: string; statusCode?: number; requestId?: string }) | null {
+  if (!(error instanceof Error)) return null
+  const type = (error as { type?: unknown }).type
+  return typeof type === 'string' && type.startsWith('Stripe') ? (error as Error & { type: string }) : null
 }
 
 export function checkoutUrls(appUrl: string) {
@@ -55,7 +78,7 @@ const providerMessage = {
  */
 function providerFailure(error: unknown, message: string, log: GatewayLog | undefined, op: string): DomainError {
   if (error instanceof DomainError) return error
-  const e = error instanceof Stripe.errors.StripeError ? error : null
+  const e = stripeError(error)
   log?.warn(
     {
       op,
@@ -74,8 +97,9 @@ function providerFailure(error: unknown, message: string, log: GatewayLog | unde
 export function createStripeGateway(
   config: StripeConfigInput & Pick<Config, 'appUrl'>,
   log?: GatewayLog,
-  client: Stripe = createStripeClient(config),
+  given?: Stripe,
 ): CardGateway {
+  const stripe = given ? async () => given : lazyStripeClient(config)
   const urls = checkoutUrls(config.appUrl)
   return {
     mode: 'stripe',
@@ -84,7 +108,7 @@ export function createStripeGateway(
       // Moving our pending_pix subscription to card: our ids ride along, so the webhook updates that row.
       const metadata = { userId, planId: plan.id, ...(switching ?? {}) }
       try {
-        const session = await client.checkout.sessions.create(
+        const session = await (await stripe()).checkout.sessions.create(
           {
             mode: 'subscription',
             line_items: [{ quantity: 1, price_data: { ...recurringPrice(plan), product_data: { name: plan.name } } }],
@@ -116,7 +140,7 @@ export function createStripeGateway(
     }) {
       const metadata = { userId, subscriptionId, paymentId }
       try {
-        const session = await client.checkout.sessions.create(
+        const session = await (await stripe()).checkout.sessions.create(
           {
             mode: 'payment',
             line_items: [
@@ -144,7 +168,7 @@ export function createStripeGateway(
 
     async cancelAtPeriodEnd(stripeSubscriptionId) {
       try {
-        await client.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: true })
+        await (await stripe()).subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: true })
       } catch (error) {
         throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.update')
       }
@@ -152,7 +176,7 @@ export function createStripeGateway(
 
     async resumeRenewal(stripeSubscriptionId) {
       try {
-        await client.subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: false })
+        await (await stripe()).subscriptions.update(stripeSubscriptionId, { cancel_at_period_end: false })
       } catch (error) {
         throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.update')
       }
@@ -160,7 +184,7 @@ export function createStripeGateway(
 
     async cancelNow(stripeSubscriptionId) {
       try {
-        await client.subscriptions.cancel(stripeSubscriptionId)
+        await (await stripe()).subscriptions.cancel(stripeSubscriptionId)
       } catch (error) {
         throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.cancel')
       }
@@ -168,13 +192,13 @@ export function createStripeGateway(
 
     async changePlan(stripeSubscriptionId, plan) {
       try {
-        const subscription = await client.subscriptions.retrieve(stripeSubscriptionId)
+        const subscription = await (await stripe()).subscriptions.retrieve(stripeSubscriptionId)
         const item = subscription.items.data[0]
         if (!item) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no items`)
         const product = typeof item.price.product === 'string' ? item.price.product : item.price.product.id
         // A pending update: the customer pays the prorated difference now, on its own invoice, and Stripe switches
         // the price only once that invoice is paid. Such an update accepts no metadata: our side keeps the target.
-        const updated = await client.subscriptions.update(stripeSubscriptionId, {
+        const updated = await (await stripe()).subscriptions.update(stripeSubscriptionId, {
           items: [{ id: item.id, price_data: { ...recurringPrice(plan), product } }],
           proration_behavior: 'always_invoice',
           payment_behavior: 'pending_if_incomplete',
@@ -189,7 +213,7 @@ export function createStripeGateway(
 
     async retrieveSubscription(stripeSubscriptionId) {
       try {
-        const subscription = readSubscription(await client.subscriptions.retrieve(stripeSubscriptionId))
+        const subscription = readSubscription(await (await stripe()).subscriptions.retrieve(stripeSubscriptionId))
         if (!subscription?.status || !subscription.period)
           throw new Error(`Stripe subscription ${stripeSubscriptionId} has no status or period`)
         return {
@@ -198,7 +222,8 @@ export function createStripeGateway(
           currentPeriodEnd: subscription.period.end,
         }
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return null
+        const e = stripeError(error)
+        if (e?.type === 'StripeInvalidRequestError' && e.code === 'resource_missing') return null
         throw providerFailure(error, providerMessage.subscription, log, 'subscriptions.retrieve')
       }
     },

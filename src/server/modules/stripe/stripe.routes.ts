@@ -5,7 +5,7 @@ import { DomainError } from '../../../domain/errors'
 import { providerWebhookBodyLimit } from '../../http/body-limit'
 import { problemSchema } from '../../http/problem'
 import { findOpenFirstInvoice, startInvoiceCardCheckout } from '../billing/card-invoice.service'
-import { createStripeClient } from './stripe-gateway'
+import { lazyStripeClient } from './stripe-gateway'
 import { handleStripeEvent } from './stripe-events.service'
 import { readEvent } from './stripe-objects'
 import { findPlan } from '../plans/plans.service'
@@ -59,7 +59,7 @@ export const stripeRoutes: FastifyPluginAsyncZod = async (app) => {
 /** Its own plugin: the raw-body parser below must not replace JSON parsing for the rest of the API. */
 const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } = app.ctx.config
-  const stripe = STRIPE_SECRET_KEY ? createStripeClient(app.ctx.config) : null
+  const stripe = STRIPE_SECRET_KEY ? lazyStripeClient(app.ctx.config) : null
 
   // The signature covers the exact bytes Stripe sent: keep the Buffer instead of parsing JSON.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
@@ -84,10 +84,11 @@ const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
       const signature = request.headers['stripe-signature']
       if (!Buffer.isBuffer(request.body) || typeof signature !== 'string')
         throw new DomainError('webhook_signature_invalid')
+      const client = await stripe()
       let verified: unknown
       try {
         // Tolerance (300 s) is checked against the wall clock, as Stripe signs with its own.
-        verified = stripe.webhooks.constructEvent(request.body, signature, STRIPE_WEBHOOK_SECRET)
+        verified = client.webhooks.constructEvent(request.body, signature, STRIPE_WEBHOOK_SECRET)
       } catch {
         throw new DomainError('webhook_signature_invalid')
       }
@@ -102,7 +103,7 @@ const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
           notify: { config: app.ctx.config },
           // A Stripe error carries Stripe's status (e.g. 404): answer 502 instead, and Stripe delivers again later.
           retrieveSubscription: (id) =>
-            stripe.subscriptions.retrieve(id).catch((error: unknown) => {
+            client.subscriptions.retrieve(id).catch((error: unknown) => {
               request.log.warn({ err: error, eventId: event.id }, 'could not read the subscription from Stripe')
               throw new DomainError('card_provider_error', undefined, { cause: error })
             }),
