@@ -1,6 +1,7 @@
 // Customer notifications of the billing lifecycle, in Portuguese. Each builds the e-mail (subject, text, HTML) and
 // the WhatsApp text from the same lines. No text may contain a standalone 6-digit number: tests and people read
 // verification codes from the outbox with /\b\d{6}\b/.
+import { addDays } from '../../../domain/billing-period'
 import { formatBRL } from '../../../domain/money'
 import { escapeHtml } from '../messaging/templates'
 
@@ -119,8 +120,15 @@ export const overdueGraceDays = 7
  * from the invoice on, never a cancellation in the minute the invoice reached them.
  */
 export function graceEndsAt(periodEnd: Date, renewalIssuedAt: Date | null | undefined): Date {
-  const start = renewalIssuedAt && renewalIssuedAt > periodEnd ? renewalIssuedAt : periodEnd
-  return new Date(start.getTime() + overdueGraceDays * 86_400_000)
+  return addDays(renewalIssuedAt && renewalIssuedAt > periodEnd ? renewalIssuedAt : periodEnd, overdueGraceDays)
+}
+
+/**
+ * A renewal invoice issued at or after its due date (the jobs were down past the period end): with the static code
+ * its overdue message announces it, instead of an invoice_created one. SQL twin: lateRenewal in notifications.repo.ts.
+ */
+export function isLateRenewal(dueDate: Date, issuedAt: Date): boolean {
+  return dueDate <= issuedAt
 }
 
 const fortaleza = new Intl.DateTimeFormat('pt-BR', {

@@ -60,9 +60,9 @@ export function claimDueTomorrow(tx: Executor, now: Date, seen: string[], limit:
 }
 
 /**
- * A renewal invoice issued at or after its due date (the jobs were down past the period end): with the static code,
- * the overdue message sent in the same tick announces it with its code, so it has no invoice_created message of its
- * own. With API Pix its invoice_created message still goes out once the PSP charge exists, with the charge's code.
+ * SQL twin of isLateRenewal (notification-templates.ts): with the static code the overdue message sent in the same
+ * tick announces such a renewal with its code, so it has no invoice_created message of its own. With API Pix its
+ * invoice_created message still goes out once the PSP charge exists, with the charge's code.
  */
 const lateRenewal = sql`(${payments.type} = 'renewal' and ${payments.dueDate} <= ${payments.createdAt})`
 

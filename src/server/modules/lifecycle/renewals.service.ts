@@ -5,6 +5,7 @@ import { subscriptions } from '../../db/schema/billing'
 import { auditMany, systemActor } from '../audit/audit'
 import { issuePixRenewals } from '../billing/pix-invoice'
 import { claimPixSubscriptions, noRenewalYet, plansByIds } from './lifecycle.repo'
+import { isLateRenewal } from './notification-templates'
 import { renderInvoicesCreated } from './notifications.render'
 import { enqueueMany } from './notifications.service'
 import { claimCursor, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
@@ -76,8 +77,8 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
       )
       // API Pix: the notification waits for the PSP charge (pix_reconcile, next pass) and goes out with its code.
       // A renewal issued already due (the jobs were down past the period end) is announced by the overdue message
-      // of the same tick instead, which carries the invoice and its code (lateRenewal in notifications.repo.ts).
-      const announced = issued.filter((p) => p.dueDate > now)
+      // of the same tick instead, which carries the invoice and its code.
+      const announced = issued.filter((p) => !isLateRenewal(p.dueDate, now))
       if (!deps.pix && announced.length > 0)
         await enqueueMany(
           tx,
