@@ -222,14 +222,39 @@ describe('errors and protection', () => {
     expect(body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['email']))
   })
 
-  it('sends the security headers', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/health' })
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'")
-    expect(response.headers['x-content-type-options']).toBe('nosniff')
-    expect(response.headers['x-frame-options']).toBeDefined()
-    expect(response.headers['referrer-policy']).toBeDefined()
-    // Plain http in development: HSTS would lock localhost to https.
-    expect(response.headers['strict-transport-security']).toBeUndefined()
+  it("sends OWASP's API headers on API answers, refusals included, and helmet's full set on documents", async () => {
+    const user = await createUser(t)
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/api/health' }),
+      await t.app.inject({ method: 'GET', url: '/api/auth/session', headers: { cookie: user.cookie } }),
+      await t.app.inject({ method: 'GET', url: '/api/payments' }), // 401
+    ]
+    for (const response of answers) {
+      expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+      expect(response.headers['x-content-type-options']).toBe('nosniff')
+      expect(response.headers['x-frame-options']).toBe('DENY')
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin')
+      expect(response.headers['cache-control']).toBe('no-store')
+      // Document-only headers stay off JSON.
+      expect(response.headers['cross-origin-opener-policy']).toBeUndefined()
+      expect(response.headers['x-dns-prefetch-control']).toBeUndefined()
+      // Plain http in development: HSTS would lock localhost to https.
+      expect(response.headers['strict-transport-security']).toBeUndefined()
+    }
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 401])
+
+    // A path no route serves (this app has no built pages) and Swagger UI are documents.
+    for (const url of ['/nao-existe', '/api/docs/static/index.html']) {
+      const response = await t.app.inject({ method: 'GET', url })
+      expect(response.headers['content-security-policy'], url).toContain("default-src 'self'")
+      expect(response.headers['cross-origin-opener-policy'], url).toBe('same-origin')
+      expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN')
+      expect(response.headers['referrer-policy'], url).toBe('same-origin')
+    }
+    // A document under /api/ is nobody's to keep either.
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs/static/index.html' })).headers['cache-control']).toBe(
+      'no-store',
+    )
   })
 
   it('keeps every API answer out of caches unless its route says otherwise', async () => {

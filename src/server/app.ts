@@ -87,6 +87,25 @@ function routedPath(routeUrl: string | undefined, rawUrl: string): string {
   }
 }
 
+/**
+ * Why a write must be refused as cross-site, or null when it may go on. The path checked is the one the router
+ * matched (`/%61pi/...` routes to /api/...), never the raw URL.
+ */
+function crossSiteWriteRefusal(
+  request: FastifyRequest,
+  trustedOrigins: readonly string[],
+): 'origin_forbidden' | 'origin_required' | null {
+  const routed = routedPath(request.routeOptions.url, request.url)
+  if (!(routed === '/api' || routed.startsWith('/api/'))) return null
+  // Provider webhooks carry no cookie and prove themselves with a signature.
+  if (routed.startsWith('/api/webhooks/')) return null
+  const origin = request.headers.origin
+  if (origin) return trustedOrigins.includes(origin) ? null : 'origin_forbidden'
+  if (request.headers['sec-fetch-site'] === 'same-origin') return null
+  // No Origin and no same-origin fetch metadata: only a request without cookies (a script, curl) may pass.
+  return request.headers.cookie ? 'origin_required' : null
+}
+
 /** The request as logged: the path without its query string, which may carry reset or verification tokens. */
 function serializeRequest(request: { method: string; url: string; host?: string; ip?: string }) {
   return { method: request.method, url: request.url.split('?')[0], host: request.host, remoteAddress: request.ip }
@@ -180,33 +199,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // which the origin check then refuses; 'same-origin' still sends nothing to other sites.
     referrerPolicy: { policy: 'same-origin' },
   })
-  // An API answer is someone's data unless its route says otherwise (the plans: `no-cache` with an ETag): nothing
-  // between the browser and us may keep one, nor the browser itself. Set on the raw response, so a route's own
-  // `reply.header('cache-control', …)` takes precedence.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.url?.startsWith('/api/')) reply.raw.setHeader('cache-control', 'no-store')
-    done()
+  // A GET or HEAD carries no body: @fastify/compress's request decompression (a preParsing hook it adds to every
+  // route) is left off them. This hook runs before the plugin's own onRoute, which reads the option.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (route.decompress === undefined && methods.every((m) => m === 'GET' || m === 'HEAD')) route.decompress = false
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(cookie)
   await app.register(sessionPlugin)
 
   // Cookie-authenticated writes must come from our own pages (SameSite=Lax covers most, this covers the rest).
-  // The path checked is the one the router matched (`/%61pi/...` routes to /api/...), never the raw URL.
-  app.addHook('onRequest', async (request) => {
-    if (!unsafeMethods.has(request.method)) return
-    const routed = routedPath(request.routeOptions.url, request.url)
-    if (!(routed === '/api' || routed.startsWith('/api/'))) return
-    // Provider webhooks carry no cookie and prove themselves with a signature.
-    if (routed.startsWith('/api/webhooks/')) return
-    const origin = request.headers.origin
-    if (origin) {
-      if (!config.trustedOrigins.includes(origin)) throw new DomainError('origin_forbidden')
-      return
-    }
-    if (request.headers['sec-fetch-site'] === 'same-origin') return
-    // No Origin and no same-origin fetch metadata: only a request without cookies (a script, curl) may pass.
-    if (request.headers.cookie) throw new DomainError('origin_required')
+  // Synchronous: an async hook costs every request (reads included) a promise and a turn of the microtask queue.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!unsafeMethods.has(request.method)) return done()
+    const refused = crossSiteWriteRefusal(request, config.trustedOrigins)
+    done(refused ? new DomainError(refused) : undefined)
   })
 
   await app.register(swagger, {

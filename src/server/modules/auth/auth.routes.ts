@@ -199,10 +199,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: hotSerializer(app.ctx.config.NODE_ENV === 'production'),
       schema: { tags: ['auth'], summary: 'A sessão atual (user null quando não há)', response: { 200: sessionSchema } },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store')
-      return { user: await app.loadUser(request, reply) }
-    },
+    // `cache-control: no-store` comes with every API answer (http/security-headers.ts).
+    async (request, reply) => ({ user: await app.loadUser(request, reply) }),
   )
 
   app.get(
