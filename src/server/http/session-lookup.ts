@@ -7,6 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../context'
+import { hotRows, timestampOf } from '../db/hot-rows'
 import { sessionRules } from '../modules/auth/auth'
 
 export type SessionRow = {
@@ -43,32 +44,38 @@ export function verifiedCookieValue(raw: string, secret: string): string | null 
   return given.length === expected.length && timingSafeEqual(given, expected) ? value : null
 }
 
-/** On PostgreSQL a named statement: parsed and planned once per connection, as it runs on every request. */
-async function findSession(ctx: AppContext, token: string): Promise<SessionRow | null> {
-  const sql = `select s.id, s.expires_at, s.created_at, u.id as user_id, u.name, u.email, u.created_at as user_created_at,
-      u.company_name, u.whatsapp_number, u.role_id, u.two_factor_enabled
-    from sessions s join profiles u on u.id = s.user_id where s.token = $1`
-  const { database } = ctx
-  const rows = database.pool
-    ? (await database.pool.query({ name: 'session_lookup', text: sql, values: [token] })).rows
-    : ((await database.pglite?.query(sql, [token]))?.rows ?? [])
-  const r = rows[0] as Record<string, unknown> | undefined
-  if (!r) return null
+/**
+ * The session and user columns, 0–10, as every hot statement starts (the role is read on every request). The lists
+ * (billing/customer-lists.repo.ts) join their page to these.
+ */
+export const sessionColumns = `s.id, s.expires_at, s.created_at, u.id, u.name, u.email, u.created_at, u.company_name,
+  u.whatsapp_number, u.role_id, u.two_factor_enabled`
+export const sessionFrom = 'from sessions s join profiles u on u.id = s.user_id'
+
+/** The session of a hot row (its columns 0–10). */
+export function toSessionRow(r: unknown[]): SessionRow {
   return {
-    sessionId: String(r.id),
-    expiresAt: new Date(r.expires_at as Date),
-    sessionCreatedAt: new Date(r.created_at as Date),
+    sessionId: String(r[0]),
+    expiresAt: timestampOf(r[1]),
+    sessionCreatedAt: timestampOf(r[2]),
     user: {
-      id: String(r.user_id),
-      name: String(r.name),
-      email: String(r.email),
-      createdAt: new Date(r.user_created_at as Date),
-      companyName: String(r.company_name),
-      whatsappNumber: String(r.whatsapp_number),
-      roleId: Number(r.role_id),
-      twoFactorEnabled: r.two_factor_enabled === true,
+      id: String(r[3]),
+      name: String(r[4]),
+      email: String(r[5]),
+      createdAt: timestampOf(r[6]),
+      companyName: String(r[7]),
+      whatsappNumber: String(r[8]),
+      roleId: Number(r[9]),
+      twoFactorEnabled: r[10] === true,
     },
   }
+}
+
+const sessionSql = `select ${sessionColumns} ${sessionFrom} where s.token = $1`
+
+async function findSession(ctx: AppContext, token: string): Promise<SessionRow | null> {
+  const first = (await hotRows(ctx.database, 'session_lookup', sessionSql, [token]))[0]
+  return first ? toSessionRow(first) : null
 }
 
 /** The verified session token of the request: null without a session cookie, 'delegate' when better-auth must decide. */

@@ -9,7 +9,8 @@ import type { SessionUser } from '../../../domain/contracts/auth'
 import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { SubscriptionStatus } from '../../../domain/subscription-status'
 import type { Database, Executor } from '../../db/client'
-import type { SessionRow } from '../../http/session-lookup'
+import { type SessionRow, sessionColumns, sessionFrom, toSessionRow } from '../../http/session-lookup'
+import { hotRows, timestampOf, timestampOrNull } from '../../db/hot-rows'
 import { type PaymentRow, payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
@@ -153,41 +154,11 @@ export async function listMyPayments(
 }
 
 // ——— One statement per request: session, user, page and total ———
-// Written out in SQL and read as arrays (no ORM row mapping: these run on every dashboard request), as
-// session-lookup.ts reads the session. On PostgreSQL named statements, parsed and planned once per connection.
+// Written out in SQL and read as arrays through db/hot-rows.ts (no ORM row mapping: these run on every dashboard
+// request), starting with the session columns session-lookup.ts reads. On PostgreSQL named statements, parsed and
+// planned once per connection; timestamps parsed only where read (the session's from the first row only).
 
-/** The session and user columns session-lookup.ts reads (the role is read here too, on every request): 0–10. */
-const sessionColumns = `s.id, s.expires_at, s.created_at, u.id, u.name, u.email, u.created_at, u.company_name,
-  u.whatsapp_number, u.role_id, u.two_factor_enabled`
-const sessionFrom = 'from sessions s join profiles u on u.id = s.user_id'
-
-async function arrays(database: Database, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
-  if (database.pool) return (await database.pool.query<unknown[]>({ name, text, values, rowMode: 'array' })).rows
-  if (!database.pglite) throw new Error('sem banco de dados')
-  return (await database.pglite.query<unknown[]>(text, values, { rowMode: 'array' })).rows
-}
-
-const date = (v: unknown) => new Date(v as Date)
-const dateOrNull = (v: unknown) => (v === null ? null : new Date(v as Date))
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ')
-
-function toSessionRow(r: unknown[]): SessionRow {
-  return {
-    sessionId: String(r[0]),
-    expiresAt: date(r[1]),
-    sessionCreatedAt: date(r[2]),
-    user: {
-      id: String(r[3]),
-      name: String(r[4]),
-      email: String(r[5]),
-      createdAt: date(r[6]),
-      companyName: String(r[7]),
-      whatsappNumber: String(r[8]),
-      roleId: Number(r[9]),
-      twoFactorEnabled: r[10] === true,
-    },
-  }
-}
 
 type WithSession<T> = { session: SessionRow; data: CustomerPage<T> } | null
 
@@ -205,7 +176,7 @@ async function pageWithSession<T>(
   query: PageQuery,
   toItem: (r: unknown[]) => T,
 ): Promise<WithSession<T>> {
-  const rows = await arrays(database, name, text, [token, query.pageSize, (query.page - 1) * query.pageSize])
+  const rows = await hotRows(database, name, text, [token, query.pageSize, (query.page - 1) * query.pageSize])
   const first = rows[0]
   if (!first) return null
   return {
@@ -264,11 +235,11 @@ export async function listMySubscriptionsWithSession(
       },
       status: r[14] as Subscription['status'],
       billingMethod: r[15] as Subscription['billingMethod'],
-      currentPeriodStart: date(r[16]).toISOString(),
-      currentPeriodEnd: date(r[17]).toISOString(),
+      currentPeriodStart: timestampOf(r[16]).toISOString(),
+      currentPeriodEnd: timestampOf(r[17]).toISOString(),
       cancelAtPeriodEnd: r[18] === true,
-      canceledAt: dateOrNull(r[19])?.toISOString() ?? null,
-      createdAt: date(r[20]).toISOString(),
+      canceledAt: timestampOrNull(r[19])?.toISOString() ?? null,
+      createdAt: timestampOf(r[20]).toISOString(),
     }),
   )
 }
@@ -311,9 +282,9 @@ export async function listMyPaymentsWithSession(
         paymentMethod: r[15] as PaymentRow['paymentMethod'],
         type: r[16] as PaymentRow['type'],
         targetPlanId: r[17] as string | null,
-        dueDate: date(r[18]),
-        paidAt: dateOrNull(r[19]),
-        createdAt: date(r[20]),
+        dueDate: timestampOf(r[18]),
+        paidAt: timestampOrNull(r[19]),
+        createdAt: timestampOf(r[20]),
         receiptUrl: r[21] as string | null,
         metadata: r[22] as PaymentRow['metadata'],
       },

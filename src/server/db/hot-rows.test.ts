@@ -1,0 +1,57 @@
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../test/test-app'
+import { hotRows, timestampOf, timestampOrNull } from './hot-rows'
+
+const pgParse = pg.types.getTypeParser(1184, 'text') as (text: string) => Date
+
+describe('timestampOf', () => {
+  it("reads PostgreSQL's ISO output as node-postgres's own parser does", () => {
+    const texts = [
+      '2026-11-27 14:22:33.123456+00',
+      '2026-11-27 14:22:33+00',
+      '2026-11-27 14:22:33.1-03',
+      '2026-11-27 14:22:33.1234+05:45',
+      '2026-11-27 14:22:33.99999+14',
+      '2026-11-27 14:22:33.9995-09:30',
+      '2024-02-29 23:59:59.5+00',
+      '1000-01-01 00:00:00+00',
+      '9999-12-31 23:59:59.999999+00',
+      // V8 cannot read these, or would misread the first (as 1999): node-postgres's parser takes them.
+      '0099-01-01 00:00:00+00',
+      '1890-01-01 00:00:00-03:06:28',
+      '2026-01-01 00:00:00+00 BC',
+    ]
+    for (const text of texts) expect(timestampOf(text).getTime(), text).toBe(pgParse(text).getTime())
+    const date = new Date('2026-11-27T14:22:33.123Z')
+    expect(timestampOf(date)).toBe(date)
+    expect(timestampOrNull(null)).toBeNull()
+  })
+})
+
+describe('hotRows', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  it('reads a row as an array, its timestamps to the same instant on either database, bigint as a number', async () => {
+    const rows = await hotRows(
+      t.database,
+      'hot_rows_test',
+      `select $1::timestamptz, null::timestamptz, 12345678901::bigint, 'x'::text`,
+      ['2026-11-27T14:22:33.123456Z'],
+    )
+    expect(rows).toHaveLength(1)
+    const [at, none, big, text] = rows[0] ?? []
+    expect(timestampOf(at).toISOString()).toBe('2026-11-27T14:22:33.123Z')
+    expect(timestampOrNull(none)).toBeNull()
+    expect(big).toBe(12345678901)
+    expect(text).toBe('x')
+    // On PostgreSQL the column stays text until read; PGlite hands over its Date.
+    expect(typeof at).toBe(t.database.kind === 'postgres' ? 'string' : 'object')
+  })
+})
