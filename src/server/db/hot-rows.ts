@@ -8,9 +8,12 @@ import type { Database } from './client'
 
 const timestamptzOid = 1184
 const parseTimestamptz = pg.types.getTypeParser(timestamptzOid, 'text') as (text: string) => Date
+const keepText = (text: string) => text
 /** node-postgres's parsers (ours for bigint included), but timestamptz stays text. */
-const timestampsAsText = new pg.TypeOverrides()
-timestampsAsText.setTypeParser(timestamptzOid, 'text', (text: string) => text)
+const timestampsAsText = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === timestamptzOid ? keepText : pg.types.getTypeParser(oid, format),
+}
 
 export async function hotRows(database: Database, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
   if (database.pool)
