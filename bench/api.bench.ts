@@ -111,14 +111,24 @@ export async function benchSession(url: string): Promise<{ cookie: string; clean
   }
 }
 
-type Measured = { rps: number; p99: number; errors: number }
+type Measured = { requests: number; seconds: number; p99: number; errors: number }
 
 async function hammer(base: string, route: string, cookie: string, duration: number): Promise<Measured> {
   const result = await autocannon({ url: `${base}${route}`, connections, duration, headers: { cookie } })
   return {
-    rps: result.requests.average,
+    requests: result.requests.total,
+    seconds: result.duration,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+  }
+}
+
+/** Two halves of one server's measurement: requests per second over both, p99 the mean of the two. */
+function combined(first: Measured, second: Measured) {
+  return {
+    rps: (first.requests + second.requests) / (first.seconds + second.seconds),
+    p99: Math.round((first.p99 + second.p99) / 2),
+    errors: first.errors + second.errors,
   }
 }
 
@@ -152,11 +162,17 @@ export async function apiBenchmark(databaseUrl: string): Promise<TargetRow[]> {
     const bareBase = `http://127.0.0.1:${barePort}`
     await Promise.all([waitFor(`${appBase}/api/health`, app), waitFor(`${bareBase}/api/health`, bare)])
     for (const { name, route } of apiRoutes) {
-      // Warm both (JIT, pools, caches), then measure them one after the other.
+      // Warm both (JIT, pools, caches), then measure them in the order app, bare, bare, app, half the time each:
+      // a drift of the machine during the four runs (another process, the page cache, PostgreSQL's autovacuum)
+      // weighs on both alike, and neither always runs first.
       await hammer(appBase, route, session.cookie, 2)
       await hammer(bareBase, route, session.cookie, 2)
-      const a = await hammer(appBase, route, session.cookie, seconds)
-      const b = await hammer(bareBase, route, session.cookie, seconds)
+      const half = seconds / 2
+      const a1 = await hammer(appBase, route, session.cookie, half)
+      const b1 = await hammer(bareBase, route, session.cookie, half)
+      const b2 = await hammer(bareBase, route, session.cookie, half)
+      const a2 = await hammer(appBase, route, session.cookie, half)
+      const [a, b] = [combined(a1, a2), combined(b1, b2)]
       const ratio = a.rps / b.rps
       const errors = a.errors + b.errors > 0 ? ` (${a.errors}/${b.errors} erros)` : ''
       rows.push({

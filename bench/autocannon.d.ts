@@ -8,6 +8,8 @@ declare module 'autocannon' {
     timeouts: number
     non2xx: number
     '2xx': number
+    /** Seconds the run lasted. */
+    duration: number
   }
   export type Options = {
     url: string
