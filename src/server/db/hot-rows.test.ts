@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testDatabaseUrl } from '../test/database-url'
 import { createTestApp, type TestApp } from '../test/test-app'
 import { hotRows, timestampOf, timestampOrNull } from './hot-rows'
 
@@ -53,5 +54,20 @@ describe('hotRows', () => {
     expect(text).toBe('x')
     // On PostgreSQL the column stays text until read; PGlite hands over its Date.
     expect(typeof at).toBe(t.database.kind === 'postgres' ? 'string' : 'object')
+
+    // The same named statement again, with other values: its own answer.
+    const again = await hotRows(
+      t.database,
+      'hot_rows_test',
+      `select $1::timestamptz, null::timestamptz, 12345678901::bigint, 'x'::text`,
+      ['2020-01-02T03:04:05Z'],
+    )
+    expect(timestampOf(again[0]?.[0]).toISOString()).toBe('2020-01-02T03:04:05.000Z')
+  })
+
+  // PGlite runs no named statements.
+  it.skipIf(!testDatabaseUrl())('refuses a statement name already prepared with another text', async () => {
+    await hotRows(t.database, 'hot_rows_named', 'select 1::int', [])
+    await expect(hotRows(t.database, 'hot_rows_named', 'select 2::int', [])).rejects.toThrow(/outro texto/)
   })
 })

@@ -15,10 +15,28 @@ const timestampsAsText = {
     oid === timestamptzOid ? keepText : pg.types.getTypeParser(oid, format),
 }
 
+type Statement = { name: string; text: string; rowMode: 'array'; types: typeof timestampsAsText }
+const statements = new Map<string, Statement>()
+
+/**
+ * A request's query config: it inherits its statement's constant part and owns only its values. node-postgres copies
+ * a config's own properties on every call (`utils.cloneQueryConfig`, property descriptors and all): four of the five
+ * were the same on every request.
+ */
+function queryConfig(name: string, text: string, values: unknown[]): Statement & { values: unknown[] } {
+  let statement = statements.get(name)
+  if (!statement) {
+    statement = { name, text, rowMode: 'array', types: timestampsAsText }
+    statements.set(name, statement)
+  }
+  if (statement.text !== text) throw new Error(`a instrução ${name} já foi preparada com outro texto`)
+  const config = Object.create(statement) as Statement & { values: unknown[] }
+  config.values = values
+  return config
+}
+
 export async function hotRows(database: Database, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
-  if (database.pool)
-    return (await database.pool.query<unknown[]>({ name, text, values, rowMode: 'array', types: timestampsAsText }))
-      .rows
+  if (database.pool) return (await database.pool.query<unknown[]>(queryConfig(name, text, values))).rows
   if (!database.pglite) throw new Error('sem banco de dados')
   return (await database.pglite.query<unknown[]>(text, values, { rowMode: 'array' })).rows
 }
