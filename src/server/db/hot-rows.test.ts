@@ -2,7 +2,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDatabaseUrl } from '../test/database-url'
 import { createTestApp, type TestApp } from '../test/test-app'
-import { hotRows, timestampOf, timestampOrNull } from './hot-rows'
+import { hotRows, isoOf, isoOrNull, timestampOf, timestampOrNull } from './hot-rows'
 
 const pgParse = pg.types.getTypeParser(1184, 'text') as (text: string) => Date
 
@@ -27,6 +27,33 @@ describe('timestampOf', () => {
     const date = new Date('2026-11-27T14:22:33.123Z')
     expect(timestampOf(date)).toBe(date)
     expect(timestampOrNull(null)).toBeNull()
+  })
+})
+
+describe('isoOf', () => {
+  it('writes what toISOString writes, with or without a Date', () => {
+    const texts = [
+      '2026-11-27 14:22:33.123456+00',
+      '2026-11-27 14:22:33+00',
+      '2026-11-27 14:22:33.1+00',
+      '2026-11-27 14:22:33.12+00',
+      '2026-11-27 14:22:33.9999+00',
+      '2026-11-27 14:22:33.12-03',
+      '2026-11-27 14:22:33.1234+05:45',
+      '0099-01-01 00:00:00+00',
+      '2026-01-01 00:00:00+00 BC',
+    ]
+    // And a spread of instants as PostgreSQL writes them in UTC, with 0 to 6 fraction digits.
+    for (let i = 0; i < 500; i++) {
+      const iso = new Date(Date.UTC(1990, 0, 1) + Math.floor(Math.random() * 2e12)).toISOString()
+      const micros = String(Math.floor(Math.random() * 1e6))
+        .padStart(6, '0')
+        .slice(0, i % 7)
+      texts.push(`${iso.slice(0, 10)} ${iso.slice(11, 19)}${micros ? `.${micros}` : ''}+00`)
+    }
+    for (const text of texts) expect(isoOf(text), text).toBe(pgParse(text).toISOString())
+    expect(isoOf(new Date('2026-11-27T14:22:33.123Z'))).toBe('2026-11-27T14:22:33.123Z')
+    expect(isoOrNull(null)).toBeNull()
   })
 })
 

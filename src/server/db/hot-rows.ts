@@ -60,3 +60,22 @@ export function timestampOf(value: unknown): Date {
 
 /** The same for a nullable column. */
 export const timestampOrNull = (value: unknown): Date | null => (value === null ? null : timestampOf(value))
+
+/**
+ * A timestamptz column of a hot row as the API writes it (`toISOString()`). Text PostgreSQL wrote in UTC
+ * ("2026-11-27 14:22:33.123456+00", years 1000-9999) is rearranged without a Date, the fraction cut to milliseconds as
+ * a Date would; anything else goes through `timestampOf`.
+ */
+export function isoOf(value: unknown): string {
+  if (typeof value === 'string' && value.endsWith('+00') && value[10] === ' ') {
+    const first = value.charCodeAt(0)
+    if (first >= 49 && first <= 57 && (value.length === 22 || value[19] === '.')) {
+      const fraction = value.length === 22 ? '.000' : `${value.slice(19, -3)}000`.slice(0, 4)
+      return `${value.slice(0, 10)}T${value.slice(11, 19)}${fraction}Z`
+    }
+  }
+  return timestampOf(value).toISOString()
+}
+
+/** The same for a nullable column. */
+export const isoOrNull = (value: unknown): string | null => (value === null ? null : isoOf(value))

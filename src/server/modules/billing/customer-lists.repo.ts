@@ -10,7 +10,7 @@ import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { SubscriptionStatus } from '../../../domain/subscription-status'
 import type { Database, Executor } from '../../db/client'
 import { type SessionRow, sessionColumns, sessionFrom, toSessionRow } from '../../http/session-lookup'
-import { hotRows, timestampOf, timestampOrNull } from '../../db/hot-rows'
+import { hotRows, isoOf, isoOrNull, timestampOf, timestampOrNull } from '../../db/hot-rows'
 import { type PaymentRow, payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
@@ -235,11 +235,11 @@ export async function listMySubscriptionsWithSession(
       },
       status: r[14] as Subscription['status'],
       billingMethod: r[15] as Subscription['billingMethod'],
-      currentPeriodStart: timestampOf(r[16]).toISOString(),
-      currentPeriodEnd: timestampOf(r[17]).toISOString(),
+      currentPeriodStart: isoOf(r[16]),
+      currentPeriodEnd: isoOf(r[17]),
       cancelAtPeriodEnd: r[18] === true,
-      canceledAt: timestampOrNull(r[19])?.toISOString() ?? null,
-      createdAt: timestampOf(r[20]).toISOString(),
+      canceledAt: isoOrNull(r[19]),
+      createdAt: isoOf(r[20]),
     }),
   )
 }
