@@ -197,6 +197,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/session',
     {
       serializerCompiler: hotSerializer(app.ctx.config.NODE_ENV === 'production'),
+      // One user, a few hundred bytes (the sign-up form's length limits keep it near compression's 1 KB
+      // threshold at most): not worth compressing, so the route skips the plugin's two hooks on every call.
+      compress: false,
       schema: { tags: ['auth'], summary: 'A sessão atual (user null quando não há)', response: { 200: sessionSchema } },
     },
     // `cache-control: no-store` comes with every API answer (http/security-headers.ts).
