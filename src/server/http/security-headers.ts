@@ -7,7 +7,7 @@
 //   for APIs: no caching, nothing may load or frame it if it is ever opened as a page, no sniffing, no cross-origin
 //   reads, HSTS on https. Helmet's other headers only mean something to a document (COOP, Origin-Agent-Cluster,
 //   X-DNS-Prefetch-Control, X-Download-Options, X-Permitted-Cross-Domain-Policies, X-XSS-Protection); sending them on
-//   every API answer cost about a tenth of the session call's throughput (12 more header lines to write and parse).
+//   every API answer cost about 8 % of the session call's throughput (seven more header lines to write and parse).
 // Both are set in one synchronous hook on Fastify's reply headers, so a route's own `reply.header(…)` (the plans'
 // `cache-control: no-cache` with an ETag) replaces ours. Not on the raw response (as helmet does): one `setHeader`
 // there makes Node validate and store every header of the answer again when Fastify writes its head.
