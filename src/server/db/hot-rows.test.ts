@@ -92,6 +92,21 @@ describe('hotRows', () => {
     expect(timestampOf(again[0]?.[0]).toISOString()).toBe('2020-01-02T03:04:05.000Z')
   })
 
+  it('rejects a statement that fails, and runs it again afterwards (the rows described anew)', async () => {
+    const text = 'select 10 / $1::int, $2::text'
+    expect(await hotRows(t.database, 'hot_rows_divide', text, [2, 'a'])).toEqual([[5, 'a']])
+    await expect(hotRows(t.database, 'hot_rows_divide', text, [0, 'b'])).rejects.toThrow(/division by zero/)
+    expect(await hotRows(t.database, 'hot_rows_divide', text, [5, null])).toEqual([[2, null]])
+    // Many rows, on as many connections as the pool has, all at once.
+    const many = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        hotRows(t.database, 'hot_rows_series', 'select g from generate_series(1, $1::int) g', [i + 1]),
+      ),
+    )
+    expect(many.map((rows) => rows.length)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
+    expect(many[29]?.at(-1)).toEqual([30])
+  })
+
   // PGlite runs no named statements.
   it.skipIf(!testDatabaseUrl())('refuses a statement name already prepared with another text', async () => {
     await hotRows(t.database, 'hot_rows_named', 'select 1::int', [])

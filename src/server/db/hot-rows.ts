@@ -15,28 +15,122 @@ const timestampsAsText = {
     oid === timestamptzOid ? keepText : pg.types.getTypeParser(oid, format),
 }
 
-type Statement = { name: string; text: string; rowMode: 'array'; types: typeof timestampsAsText }
-const statements = new Map<string, Statement>()
+/** What node-postgres's connection offers a submittable query (the part used here). */
+type Connection = {
+  stream: { cork?: () => void; uncork?: () => void }
+  parsedStatements: Record<string, string>
+  submittedNamedStatements: Record<string, string>
+  parse(message: { text: string; name: string; types: never[] }): void
+  bind(message: { portal: string; statement: string; values: unknown[]; valueMapper: (v: unknown) => unknown }): void
+  describe(message: { type: 'P'; name: string }): void
+  execute(message: { portal: string; rows: number }): void
+  sync(): void
+  sendCopyFail(message: string): void
+}
+type Field = { dataTypeID: number }
+type Parser = (text: string) => unknown
+
+/** The values of a hot statement are strings and numbers (a token, a page size, an offset). */
+const asText = (value: unknown) => (value === null || value === undefined ? null : String(value))
 
 /**
- * A request's query config: it inherits its statement's constant part and owns only its values. node-postgres copies
- * a config's own properties on every call (`utils.cloneQueryConfig`, property descriptors and all): four of the five
- * were the same on every request.
+ * One run of a named statement, handed to node-postgres as a submittable query (the interface pg-cursor uses) instead
+ * of a query config. Its first run on a pool asks PostgreSQL to describe the rows (Describe) and keeps their parsers
+ * (`parsers`, per pool and statement); later runs skip the description and parse each row with those. node-postgres's
+ * own path copies the config, builds a Query (an EventEmitter) and a Result, and sets up every column again from the
+ * row description on each run: about a tenth of the session call's time. A failed run forgets the parsers, so the
+ * next run describes the rows again.
  */
-function queryConfig(name: string, text: string, values: unknown[]): Statement & { values: unknown[] } {
-  let statement = statements.get(name)
-  if (!statement) {
-    statement = { name, text, rowMode: 'array', types: timestampsAsText }
-    statements.set(name, statement)
+class HotQuery {
+  readonly rows: unknown[][] = []
+  constructor(
+    readonly name: string,
+    readonly text: string,
+    private readonly values: unknown[],
+    private readonly parsers: Map<string, Parser[]>,
+    private readonly done: (error: Error | null, rows: unknown[][]) => void,
+  ) {}
+
+  submit(connection: Connection): Error | null {
+    const previous = connection.parsedStatements[this.name] ?? connection.submittedNamedStatements[this.name]
+    if (previous !== undefined && previous !== this.text)
+      return new Error(`a instrução ${this.name} já foi preparada com outro texto`)
+    connection.stream.cork?.()
+    try {
+      if (previous === undefined) {
+        connection.parse({ text: this.text, name: this.name, types: [] })
+        connection.submittedNamedStatements[this.name] = this.text
+      }
+      connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: asText })
+      if (!this.parsers.has(this.name)) connection.describe({ type: 'P', name: '' })
+      connection.execute({ portal: '', rows: 0 })
+      connection.sync()
+    } finally {
+      connection.stream.uncork?.()
+    }
+    return null
   }
-  if (statement.text !== text) throw new Error(`a instrução ${name} já foi preparada com outro texto`)
-  const config = Object.create(statement) as Statement & { values: unknown[] }
-  config.values = values
-  return config
+
+  handleRowDescription(message: { fields: Field[] }): void {
+    this.parsers.set(
+      this.name,
+      message.fields.map((field) => timestampsAsText.getTypeParser(field.dataTypeID, 'text') as Parser),
+    )
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    const parsers = this.parsers.get(this.name) ?? []
+    const fields = message.fields
+    const row = new Array<unknown>(fields.length)
+    for (let i = 0; i < fields.length; i++) {
+      const value = fields[i]
+      row[i] = value === null || value === undefined ? null : (parsers[i] ?? keepText)(value)
+    }
+    this.rows.push(row)
+  }
+
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyData(): void {}
+  handleCopyInResponse(connection: Connection): void {
+    connection.sendCopyFail('sem dados para COPY')
+  }
+
+  handleError(error: Error): void {
+    this.parsers.delete(this.name)
+    this.done(error, [])
+  }
+
+  handleReadyForQuery(): void {
+    this.done(null, this.rows)
+  }
+}
+
+/** Each pool's row parsers, by statement name (a pool is one database: its types' oids are its own). */
+const parsersByPool = new WeakMap<pg.Pool, Map<string, Parser[]>>()
+
+async function runHot(pool: pg.Pool, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
+  let parsers = parsersByPool.get(pool)
+  if (!parsers) {
+    parsers = new Map()
+    parsersByPool.set(pool, parsers)
+  }
+  const client = await pool.connect()
+  const known = parsers
+  return new Promise((resolve, reject) => {
+    const query = new HotQuery(name, text, values, known, (error, rows) => {
+      // As pool.query does: a client whose query failed is not reused.
+      client.release(error ?? undefined)
+      if (error) reject(error)
+      else resolve(rows)
+    })
+    client.query(query as unknown as pg.Submittable)
+  })
 }
 
 export async function hotRows(database: Database, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
-  if (database.pool) return (await database.pool.query<unknown[]>(queryConfig(name, text, values))).rows
+  if (database.pool) return runHot(database.pool, name, text, values)
   if (!database.pglite) throw new Error('sem banco de dados')
   return (await database.pglite.query<unknown[]>(text, values, { rowMode: 'array' })).rows
 }
