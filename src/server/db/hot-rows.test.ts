@@ -107,6 +107,18 @@ describe('hotRows', () => {
     expect(many[29]?.at(-1)).toEqual([30])
   })
 
+  it('reads a run in flight with its own parsers while another run of the statement fails', async () => {
+    const text = 'select 10 / $2::int, true, pg_sleep($1::float8)::text'
+    expect(await hotRows(t.database, 'hot_rows_race', text, [0, 1])).toEqual([[10, true, '']])
+    // The slow run was sent with the kept parsers; the failing one makes the pool forget them before it ends.
+    const [slow, failing] = await Promise.allSettled([
+      hotRows(t.database, 'hot_rows_race', text, [0.3, 2]),
+      hotRows(t.database, 'hot_rows_race', text, [0, 0]),
+    ])
+    expect(failing.status).toBe('rejected')
+    expect(slow).toEqual({ status: 'fulfilled', value: [[5, true, '']] })
+  })
+
   // PGlite runs no named statements.
   it.skipIf(!testDatabaseUrl())('refuses a statement name already prepared with another text', async () => {
     await hotRows(t.database, 'hot_rows_named', 'select 1::int', [])

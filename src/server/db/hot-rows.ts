@@ -43,6 +43,10 @@ const asText = (value: unknown) => (value === null || value === undefined ? null
  */
 class HotQuery {
   readonly rows: unknown[][] = []
+  /** This run's parsers: taken when it is sent (a failure of another run may forget the pool's meanwhile). */
+  private rowParsers: Parser[] | undefined
+  private failure: Error | null = null
+  private finished = false
   constructor(
     readonly name: string,
     readonly text: string,
@@ -62,7 +66,8 @@ class HotQuery {
         connection.submittedNamedStatements[this.name] = this.text
       }
       connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: asText })
-      if (!this.parsers.has(this.name)) connection.describe({ type: 'P', name: '' })
+      this.rowParsers = this.parsers.get(this.name)
+      if (!this.rowParsers) connection.describe({ type: 'P', name: '' })
       connection.execute({ portal: '', rows: 0 })
       connection.sync()
     } finally {
@@ -72,21 +77,29 @@ class HotQuery {
   }
 
   handleRowDescription(message: { fields: Field[] }): void {
-    this.parsers.set(
-      this.name,
-      message.fields.map((field) => timestampsAsText.getTypeParser(field.dataTypeID, 'text') as Parser),
-    )
+    this.rowParsers = message.fields.map((field) => timestampsAsText.getTypeParser(field.dataTypeID, 'text') as Parser)
+    this.parsers.set(this.name, this.rowParsers)
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
-    const parsers = this.parsers.get(this.name) ?? []
-    const fields = message.fields
-    const row = new Array<unknown>(fields.length)
-    for (let i = 0; i < fields.length; i++) {
-      const value = fields[i]
-      row[i] = value === null || value === undefined ? null : (parsers[i] ?? keepText)(value)
+    // A row that cannot be read fails the run when it ends (a throw here would escape node-postgres's socket handler).
+    if (this.failure) return
+    const parsers = this.rowParsers
+    if (!parsers) {
+      this.failure = new Error(`linhas de ${this.name} sem descrição`)
+      return
     }
-    this.rows.push(row)
+    try {
+      const fields = message.fields
+      const row = new Array<unknown>(fields.length)
+      for (let i = 0; i < fields.length; i++) {
+        const value = fields[i]
+        row[i] = value === null || value === undefined ? null : (parsers[i] ?? keepText)(value)
+      }
+      this.rows.push(row)
+    } catch (error) {
+      this.failure = error instanceof Error ? error : new Error(String(error))
+    }
   }
 
   handleCommandComplete(): void {}
@@ -99,11 +112,18 @@ class HotQuery {
 
   handleError(error: Error): void {
     this.parsers.delete(this.name)
-    this.done(error, [])
+    this.finish(error)
   }
 
   handleReadyForQuery(): void {
-    this.done(null, this.rows)
+    if (this.failure) this.parsers.delete(this.name)
+    this.finish(this.failure)
+  }
+
+  private finish(error: Error | null): void {
+    if (this.finished) return
+    this.finished = true
+    this.done(error, this.rows)
   }
 }
 
