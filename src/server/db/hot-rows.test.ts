@@ -120,6 +120,17 @@ describe('hotRows', () => {
   })
 
   // PGlite runs no named statements.
+  it.skipIf(!testDatabaseUrl())(
+    'refuses a value that is neither text nor a number before sending anything',
+    async () => {
+      const date = new Date() as unknown as string
+      await expect(hotRows(t.database, 'hot_rows_value', 'select $1::timestamptz', [date])).rejects.toThrow(
+        /nem número/,
+      )
+      expect(await hotRows(t.database, 'hot_rows_value', 'select $1::int', [7])).toEqual([[7]])
+    },
+  )
+
   it.skipIf(!testDatabaseUrl())('refuses a statement name already prepared with another text', async () => {
     await hotRows(t.database, 'hot_rows_named', 'select 1::int', [])
     await expect(hotRows(t.database, 'hot_rows_named', 'select 2::int', [])).rejects.toThrow(/outro texto/)

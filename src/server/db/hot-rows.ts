@@ -1,5 +1,5 @@
 // The statements that run on every request (the session lookup, the customer's two lists) are read through here:
-// as arrays, on PostgreSQL as named statements (parsed and planned once per connection), with their timestamptz
+// as arrays, on PostgreSQL as named statements (parsed and planned once per connection) run by `HotQuery`, with their timestamptz
 // columns left as PostgreSQL's text and parsed only where they are read (`timestampOf`). node-postgres would parse
 // every timestamp of every row with its regular expression, the session's three included, which repeat on each row
 // of a list and are read from the first.
@@ -30,8 +30,9 @@ type Connection = {
 type Field = { dataTypeID: number }
 type Parser = (text: string) => unknown
 
-/** The values of a hot statement are strings and numbers (a token, a page size, an offset). */
-const asText = (value: unknown) => (value === null || value === undefined ? null : String(value))
+/** The values of a hot statement are strings and numbers (a token, a page size, an offset), checked before sending. */
+type Value = string | number | null
+const asText = (value: unknown) => (value === null ? null : String(value))
 
 /**
  * One run of a named statement, handed to node-postgres as a submittable query (the interface pg-cursor uses) instead
@@ -50,7 +51,7 @@ class HotQuery {
   constructor(
     readonly name: string,
     readonly text: string,
-    private readonly values: unknown[],
+    private readonly values: Value[],
     private readonly parsers: Map<string, Parser[]>,
     private readonly done: (error: Error | null, rows: unknown[][]) => void,
   ) {}
@@ -130,7 +131,11 @@ class HotQuery {
 /** Each pool's row parsers, by statement name (a pool is one database: its types' oids are its own). */
 const parsersByPool = new WeakMap<pg.Pool, Map<string, Parser[]>>()
 
-async function runHot(pool: pg.Pool, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
+async function runHot(pool: pg.Pool, name: string, text: string, values: Value[]): Promise<unknown[][]> {
+  // Checked here, not while binding: a throw in the middle of the messages would leave the connection half-written.
+  for (const value of values)
+    if (!(value === null || typeof value === 'string' || typeof value === 'number'))
+      throw new TypeError(`valor de ${name} não é texto nem número`)
   let parsers = parsersByPool.get(pool)
   if (!parsers) {
     parsers = new Map()
@@ -149,7 +154,7 @@ async function runHot(pool: pg.Pool, name: string, text: string, values: unknown
   })
 }
 
-export async function hotRows(database: Database, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
+export async function hotRows(database: Database, name: string, text: string, values: Value[]): Promise<unknown[][]> {
   if (database.pool) return runHot(database.pool, name, text, values)
   if (!database.pglite) throw new Error('sem banco de dados')
   return (await database.pglite.query<unknown[]>(text, values, { rowMode: 'array' })).rows
