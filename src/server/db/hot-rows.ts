@@ -1,19 +1,18 @@
 // The statements that run on every request (the session lookup, the customer's two lists) are read through here:
-// as arrays, on PostgreSQL as named statements (parsed and planned once per connection) run by `HotQuery`, with their timestamptz
-// columns left as PostgreSQL's text and parsed only where they are read (`timestampOf`). node-postgres would parse
-// every timestamp of every row with its regular expression, the session's three included, which repeat on each row
-// of a list and are read from the first.
+// as arrays, on PostgreSQL as named statements (parsed and planned once per connection) run by `HotQuery`, with
+// their timestamptz columns left as PostgreSQL's text and parsed only where they are read (`timestampOf`).
+// node-postgres would parse every timestamp of every row with its regular expression, the session's three included,
+// which repeat on each row of a list and are read from the first.
 import pg from 'pg'
 import type { Database } from './client'
 
 const timestamptzOid = 1184
 const parseTimestamptz = pg.types.getTypeParser(timestamptzOid, 'text') as (text: string) => Date
+type Parser = (text: string) => unknown
 const keepText = (text: string) => text
-/** node-postgres's parsers (ours for bigint included), but timestamptz stays text. */
-const timestampsAsText = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === timestamptzOid ? keepText : pg.types.getTypeParser(oid, format),
-}
+/** A column's parser: node-postgres's (ours for bigint included), but timestamptz stays text. */
+const columnParser = (oid: number): Parser =>
+  oid === timestamptzOid ? keepText : (pg.types.getTypeParser(oid, 'text') as Parser)
 
 /** What node-postgres's connection offers a submittable query (the part used here). */
 type Connection = {
@@ -28,7 +27,6 @@ type Connection = {
   sendCopyFail(message: string): void
 }
 type Field = { dataTypeID: number }
-type Parser = (text: string) => unknown
 
 /** The values of a hot statement are strings and numbers (a token, a page size, an offset), checked before sending. */
 type Value = string | number | null
@@ -78,7 +76,7 @@ class HotQuery {
   }
 
   handleRowDescription(message: { fields: Field[] }): void {
-    this.rowParsers = message.fields.map((field) => timestampsAsText.getTypeParser(field.dataTypeID, 'text') as Parser)
+    this.rowParsers = message.fields.map((field) => columnParser(field.dataTypeID))
     this.parsers.set(this.name, this.rowParsers)
   }
 
@@ -142,9 +140,8 @@ async function runHot(pool: pg.Pool, name: string, text: string, values: Value[]
     parsersByPool.set(pool, parsers)
   }
   const client = await pool.connect()
-  const known = parsers
   return new Promise((resolve, reject) => {
-    const query = new HotQuery(name, text, values, known, (error, rows) => {
+    const query = new HotQuery(name, text, values, parsers, (error, rows) => {
       // As pool.query does: a client whose query failed is not reused.
       client.release(error ?? undefined)
       if (error) reject(error)
