@@ -34,23 +34,34 @@ export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscriptio
   }
 }
 
+type PaymentFields = Pick<
+  PaymentRow,
+  | 'id'
+  | 'subscriptionId'
+  | 'amountCents'
+  | 'status'
+  | 'paymentMethod'
+  | 'type'
+  | 'targetPlanId'
+  | 'receiptUrl'
+  | 'metadata'
+>
+type PaymentPlan = Pick<PlanRow, 'id' | 'name' | 'priceCents'> | null
+
 export function toPayment(
-  row: Pick<
-    PaymentRow,
-    | 'id'
-    | 'subscriptionId'
-    | 'amountCents'
-    | 'status'
-    | 'paymentMethod'
-    | 'type'
-    | 'targetPlanId'
-    | 'dueDate'
-    | 'paidAt'
-    | 'createdAt'
-    | 'receiptUrl'
-    | 'metadata'
-  >,
-  plan: Pick<PlanRow, 'id' | 'name' | 'priceCents'> | null,
+  row: PaymentFields & Pick<PaymentRow, 'dueDate' | 'paidAt' | 'createdAt'>,
+  plan: PaymentPlan,
+): Payment {
+  return paymentOf(row, row.dueDate.toISOString(), row.paidAt?.toISOString() ?? null, row.createdAt.toISOString(), plan)
+}
+
+/** The API's payment from its columns, its three instants already written as ISO text (the customer's list reads them so). */
+export function paymentOf(
+  row: PaymentFields,
+  dueDate: string,
+  paidAt: string | null,
+  createdAt: string,
+  plan: PaymentPlan,
 ): Payment {
   return {
     id: row.id,
@@ -61,9 +72,9 @@ export function toPayment(
     paymentMethod: row.paymentMethod,
     type: row.type,
     targetPlanId: row.targetPlanId,
-    dueDate: row.dueDate.toISOString(),
-    paidAt: row.paidAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
+    dueDate,
+    paidAt,
+    createdAt,
     receiptUrl: hasOwnReceipt(row) ? ownReceiptPath(row.id) : row.receiptUrl, // card invoices keep the provider's
     metadata: row.metadata,
     plan: plan ? { id: plan.id, name: plan.name, priceCents: plan.priceCents } : null,

@@ -10,11 +10,11 @@ import type { Payment, Subscription } from '../../../domain/contracts/billing'
 import type { SubscriptionStatus } from '../../../domain/subscription-status'
 import type { Database, Executor } from '../../db/client'
 import { type SessionRow, sessionColumns, sessionFrom, toSessionRow } from '../../http/session-lookup'
-import { hotRows, isoOf, isoOrNull, timestampOf, timestampOrNull } from '../../db/hot-rows'
+import { hotRows, isoOf, isoOrNull } from '../../db/hot-rows'
 import { type PaymentRow, payments, subscriptions } from '../../db/schema/billing'
 import { plans } from '../../db/schema/plans'
 import { openPaymentStatuses } from '../../../domain/subscription-status'
-import { toPayment, toSubscription } from './billing.repo'
+import { paymentOf, toPayment, toSubscription } from './billing.repo'
 
 export type CustomerPage<T> = { items: T[]; total: number; page: number; pageSize: number }
 type PageQuery = { page: number; pageSize: number }
@@ -272,8 +272,7 @@ export async function listMyPaymentsWithSession(
 ): Promise<WithSession<Payment & { refundedCents?: number }>> {
   const variant = query.open === 'true' ? 'open' : query.open === 'false' ? 'closed' : 'all'
   return pageWithSession(database, `my_payments_session_${variant}`, paymentsSqlBy[variant], token, query, (r) => {
-    // As toPayment (billing.repo.ts) maps the row.
-    const payment = toPayment(
+    const payment = paymentOf(
       {
         id: String(r[11]),
         subscriptionId: String(r[12]),
@@ -282,12 +281,12 @@ export async function listMyPaymentsWithSession(
         paymentMethod: r[15] as PaymentRow['paymentMethod'],
         type: r[16] as PaymentRow['type'],
         targetPlanId: r[17] as string | null,
-        dueDate: timestampOf(r[18]),
-        paidAt: timestampOrNull(r[19]),
-        createdAt: timestampOf(r[20]),
         receiptUrl: r[21] as string | null,
         metadata: r[22] as PaymentRow['metadata'],
       },
+      isoOf(r[18]),
+      isoOrNull(r[19]),
+      isoOf(r[20]),
       r[23] === null ? null : { id: String(r[23]), name: String(r[24]), priceCents: Number(r[25]) },
     )
     // A paid payment shows what was refunded of it, when anything was.
