@@ -7,9 +7,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import pg from 'pg'
+import { raiseTrimThresholdSql } from '../src/server/db/backend-memory'
 
 pg.types.setTypeParser(20, (v) => Number(v))
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 })
+// Each new connection runs the app's statement that keeps PostgreSQL's backend from returning its heap to the kernel
+// after every statement (src/server/db/backend-memory.ts), so neither server pays for that and the other not.
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 10,
+  onConnect: async (client) => {
+    await client.query(raiseTrimThresholdSql)
+  },
+})
 pool.on('error', () => {}) // an idle client dropped by the server surfaces on its next query
 const secret = process.env.AUTH_SECRET ?? ''
 const cookieName = 'billing.session_token'

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
 import pg from 'pg'
+import { raiseTrimThresholdSql } from './backend-memory'
 import * as schema from './schema/all'
 
 export type Schema = typeof schema
@@ -45,6 +46,10 @@ export function connectPostgres(url: string, options: { max?: number; statementT
     max: options.max ?? 10,
     connectionTimeoutMillis: 5_000,
     ...(statementTimeout > 0 ? { statement_timeout: statementTimeout } : {}),
+    // Before a new connection is handed out (db/backend-memory.ts).
+    onConnect: async (client) => {
+      await client.query(raiseTrimThresholdSql)
+    },
   })
   pool.on('error', () => {}) // idle-client errors surface on the next query
   // A checked-out client between two queries (a transaction, a pg-boss start lock) that loses its server emits
