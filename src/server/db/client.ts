@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { raiseTrimThresholdSql } from './backend-memory'
+import { closeHotLine } from './hot-rows'
 import * as schema from './schema/all'
 
 export type Schema = typeof schema
@@ -80,7 +81,10 @@ export function connectPostgres(url: string, options: { max?: number; statementT
         return false
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await closeHotLine(pool)
+      await pool.end()
+    },
   }
 }
 

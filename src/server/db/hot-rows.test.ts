@@ -1,7 +1,9 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { testDatabaseUrl } from '../test/database-url'
+import { isDatabaseUnavailable } from '../http/problem'
+import { currentDatabaseName, testDatabaseUrl } from '../test/database-url'
 import { createTestApp, type TestApp } from '../test/test-app'
+import { connectPostgres } from './client'
 import { hotRows, isoOf, isoOrNull, timestampOf, timestampOrNull } from './hot-rows'
 
 const pgParse = pg.types.getTypeParser(1184, 'text') as (text: string) => Date
@@ -110,13 +112,18 @@ describe('hotRows', () => {
   it('reads a run in flight with its own parsers while another run of the statement fails', async () => {
     const text = 'select 10 / $2::int, true, pg_sleep($1::float8)::text'
     expect(await hotRows(t.database, 'hot_rows_race', text, [0, 1])).toEqual([[10, true, '']])
-    // The slow run was sent with the kept parsers; the failing one makes the pool forget them before it ends.
-    const [slow, failing] = await Promise.allSettled([
+    // The runs after a failing one were sent with the kept parsers; its failure makes the pool forget them before
+    // their rows come (on PostgreSQL they follow it on the line; the slow one only matters on a pool).
+    const [failing, next, slow, last] = await Promise.allSettled([
+      hotRows(t.database, 'hot_rows_race', text, [0, 0]),
+      hotRows(t.database, 'hot_rows_race', text, [0, 5]),
       hotRows(t.database, 'hot_rows_race', text, [0.3, 2]),
       hotRows(t.database, 'hot_rows_race', text, [0, 0]),
     ])
     expect(failing.status).toBe('rejected')
+    expect(next).toEqual({ status: 'fulfilled', value: [[2, true, '']] })
     expect(slow).toEqual({ status: 'fulfilled', value: [[5, true, '']] })
+    expect(last.status).toBe('rejected')
   })
 
   // PGlite runs no named statements.
@@ -134,5 +141,116 @@ describe('hotRows', () => {
   it.skipIf(!testDatabaseUrl())('refuses a statement name already prepared with another text', async () => {
     await hotRows(t.database, 'hot_rows_named', 'select 1::int', [])
     await expect(hotRows(t.database, 'hot_rows_named', 'select 2::int', [])).rejects.toThrow(/outro texto/)
+  })
+})
+
+// The line: on PostgreSQL the hot statements share one pipelined connection per pool.
+describe.skipIf(!testDatabaseUrl())('hotRows on PostgreSQL: the line', () => {
+  let t: TestApp
+  let url: string
+  beforeAll(async () => {
+    t = await createTestApp({ env: { DATABASE_STATEMENT_TIMEOUT_MS: '3000' } })
+    const address = new URL(testDatabaseUrl() as string)
+    address.pathname = `/${await currentDatabaseName(t.database.db)}`
+    url = address.toString()
+  })
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  async function other<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return await run(client)
+    } finally {
+      await client.end()
+    }
+  }
+
+  const echo = 'select $1::int, repeat($2::text, $1::int), pg_backend_pid()'
+  const divide = 'select 100 / $1::int, pg_backend_pid()'
+  const backendOf = async () => (await hotRows(t.database, 'line_pid', 'select pg_backend_pid()', []))[0]?.[0]
+
+  it('answers 300 runs written at once each with its own rows, on one backend; a failing run fails alone', async () => {
+    const runs = await Promise.allSettled(
+      Array.from({ length: 300 }, (_, i) =>
+        i % 3 === 0
+          ? hotRows(t.database, 'line_divide', divide, [i % 4])
+          : hotRows(t.database, 'line_echo', echo, [i % 50, 'ab']),
+      ),
+    )
+    const backends = new Set<unknown>()
+    runs.forEach((run, i) => {
+      if (i % 3 === 0 && i % 4 === 0) {
+        expect(run.status, String(i)).toBe('rejected')
+        return
+      }
+      if (run.status !== 'fulfilled') throw new Error(`run ${i}: ${String(run.reason)}`)
+      const [row] = run.value
+      if (i % 3 === 0) expect(row?.[0]).toBe(Math.trunc(100 / (i % 4)))
+      else expect(row?.slice(0, 2)).toEqual([i % 50, 'ab'.repeat(i % 50)])
+      backends.add(row?.at(-1))
+    })
+    expect(backends.size).toBe(1)
+    // The failures left the line as it was.
+    expect(await backendOf()).toBe([...backends][0])
+  })
+
+  it('a run that waits for a lock leaves the line for the pool; the runs behind it do not wait', async () => {
+    const holder = new pg.Client({ connectionString: url })
+    await holder.connect()
+    try {
+      await holder.query('begin')
+      await holder.query('lock table plans in access exclusive mode')
+      const order: string[] = []
+      const locked = hotRows(t.database, 'line_plans', 'select count(*)::int from plans', []).then((rows) => {
+        order.push('locked')
+        return rows
+      })
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      const started = performance.now()
+      expect(await hotRows(t.database, 'line_echo', echo, [2, 'x'])).toEqual([[2, 'xx', expect.any(Number)]])
+      order.push('behind')
+      // It waited for the locked run's 100 ms lock timeout at most, not for the lock.
+      expect(performance.now() - started).toBeLessThan(1_000)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(order).toEqual(['behind'])
+      await holder.query('rollback')
+      const count = Number((await holder.query('select count(*) from plans')).rows[0]?.count)
+      expect(await locked).toEqual([[count]])
+      expect(order).toEqual(['behind', 'locked'])
+    } finally {
+      await holder.end()
+    }
+  })
+
+  it('a line whose backend is ended fails the runs on it as "database unavailable", and the next run opens another', async () => {
+    const backend = await backendOf()
+    const sleeping = hotRows(t.database, 'line_sleep', 'select pg_sleep($1::float8)::text', [2]).then(
+      () => null,
+      (error: unknown) => error,
+    )
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await other((client) => client.query('select pg_terminate_backend($1)', [backend]))
+    const error = await sleeping
+    expect(error).toBeInstanceOf(Error)
+    expect(isDatabaseUnavailable(error)).toBe(true)
+    const next = await backendOf()
+    expect(typeof next).toBe('number')
+    expect(next).not.toBe(backend)
+  })
+
+  it("closing the database ends the line's connection; a run after that is refused", async () => {
+    const database = connectPostgres(url)
+    const backend = (await hotRows(database, 'line_pid', 'select pg_backend_pid()', []))[0]?.[0]
+    const alive = () =>
+      other(async (client) => (await client.query('select 1 from pg_stat_activity where pid = $1', [backend])).rowCount)
+    expect(await alive()).toBe(1)
+    await database.close()
+    for (let i = 0; i < 50 && (await alive()) !== 0; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await alive()).toBe(0)
+    // As the pool answers once ended (the app answers 503 for that).
+    await expect(hotRows(database, 'line_pid', 'select pg_backend_pid()', [])).rejects.toThrow(/after calling end/)
   })
 })

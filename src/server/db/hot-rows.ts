@@ -1,9 +1,10 @@
 // The statements that run on every request (the session lookup, the customer's two lists) are read through here:
-// as arrays, on PostgreSQL as named statements (parsed and planned once per connection) run by `HotQuery`, with
-// their timestamptz columns left as PostgreSQL's text and parsed only where they are read (`timestampOf`).
-// node-postgres would parse every timestamp of every row with its regular expression, the session's three included,
-// which repeat on each row of a list and are read from the first.
+// as arrays, on PostgreSQL as named statements (parsed and planned once per connection) run by `HotQuery` on one
+// pipelined connection per pool (`HotLine`), with their timestamptz columns left as PostgreSQL's text and parsed only
+// where they are read (`timestampOf`). node-postgres would parse every timestamp of every row with its regular
+// expression, the session's three included, which repeat on each row of a list and are read from the first.
 import pg from 'pg'
+import { raiseTrimThresholdSql } from './backend-memory'
 import type { Database } from './client'
 
 const timestamptzOid = 1184
@@ -32,46 +33,50 @@ type Field = { dataTypeID: number }
 type Value = string | number | null
 const asText = (value: unknown) => (value === null ? null : String(value))
 
+/** node-postgres's Query, as its constructor and the fields its client reads are (its typings declare `submit` a property). */
+const QueryBase = pg.Query as unknown as new (text: string) => { name: string; text: string }
+
 /**
- * One run of a named statement, handed to node-postgres as a submittable query (the interface pg-cursor uses) instead
- * of a query config. Its first run on a pool asks PostgreSQL to describe the rows (Describe) and keeps their parsers
- * (`parsers`, per pool and statement); later runs skip the description and parse each row with those. node-postgres's
- * own path copies the config, builds a Query (an EventEmitter) and a Result, and sets up every column again from the
- * row description on each run: about a tenth of the session call's time. A failed run forgets the parsers, so the
- * next run describes the rows again.
+ * One run of a named statement, handed to node-postgres as a query of its own (a subclass of its Query, whose methods
+ * it overrides; the interface pg-cursor uses) instead of a query config. Its first run on a pool asks PostgreSQL to
+ * describe the rows (Describe) and keeps their parsers (`parsers`, per pool and statement); later runs skip the
+ * description and parse each row with those. node-postgres's own path sets up every column again from the row
+ * description on each run, and builds a row object for each row even in array mode. A failed run forgets the
+ * parsers, so the next run describes the rows again.
  */
-class HotQuery {
-  readonly rows: unknown[][] = []
+class HotQuery extends QueryBase {
+  /** The rows read (not `rows`: node-postgres reads that as a row limit per Execute, refused in pipeline mode). */
+  readonly found: unknown[][] = []
   /** This run's parsers: taken when it is sent (a failure of another run may forget the pool's meanwhile). */
   private rowParsers: Parser[] | undefined
   private failure: Error | null = null
   private finished = false
   constructor(
-    readonly name: string,
-    readonly text: string,
-    private readonly values: Value[],
+    name: string,
+    text: string,
+    private readonly hotValues: Value[],
     private readonly parsers: Map<string, Parser[]>,
+    private readonly line: HotLine,
     private readonly done: (error: Error | null, rows: unknown[][]) => void,
-  ) {}
+  ) {
+    // Given the text alone (a config object would be copied), and named after.
+    super(text)
+    this.name = name
+  }
 
-  submit(connection: Connection): Error | null {
-    const previous = connection.parsedStatements[this.name] ?? connection.submittedNamedStatements[this.name]
-    if (previous !== undefined && previous !== this.text)
-      return new Error(`a instrução ${this.name} já foi preparada com outro texto`)
-    connection.stream.cork?.()
-    try {
-      if (previous === undefined) {
-        connection.parse({ text: this.text, name: this.name, types: [] })
-        connection.submittedNamedStatements[this.name] = this.text
-      }
-      connection.bind({ portal: '', statement: this.name, values: this.values, valueMapper: asText })
-      this.rowParsers = this.parsers.get(this.name)
-      if (!this.rowParsers) connection.describe({ type: 'P', name: '' })
-      connection.execute({ portal: '', rows: 0 })
-      connection.sync()
-    } finally {
-      connection.stream.uncork?.()
+  submit(connection: Connection): null {
+    // Written with the other runs of this turn of the event loop (HotLine.holdWrites).
+    this.line.holdWrites(connection.stream)
+    // A name has one text (runHot checks): prepared on this connection already, or sent to be.
+    if ((connection.parsedStatements[this.name] ?? connection.submittedNamedStatements[this.name]) === undefined) {
+      connection.parse({ text: this.text, name: this.name, types: [] })
+      connection.submittedNamedStatements[this.name] = this.text
     }
+    connection.bind({ portal: '', statement: this.name, values: this.hotValues, valueMapper: asText })
+    this.rowParsers = this.parsers.get(this.name)
+    if (!this.rowParsers) connection.describe({ type: 'P', name: '' })
+    connection.execute({ portal: '', rows: 0 })
+    connection.sync()
     return null
   }
 
@@ -95,7 +100,7 @@ class HotQuery {
         const value = fields[i]
         row[i] = value === null || value === undefined ? null : (parsers[i] ?? keepText)(value)
       }
-      this.rows.push(row)
+      this.found.push(row)
     } catch (error) {
       this.failure = error instanceof Error ? error : new Error(String(error))
     }
@@ -109,8 +114,12 @@ class HotQuery {
     connection.sendCopyFail('sem dados para COPY')
   }
 
-  handleError(error: Error): void {
+  handleError(error: Error, connection: Connection): void {
     this.parsers.delete(this.name)
+    // The server ends the connection after a FATAL error (57P01 when the backend is terminated): no run may go on it
+    // in the moment before its socket closes.
+    const severity = (error as { severity?: unknown }).severity
+    if (severity === 'FATAL' || severity === 'PANIC') this.line.abandon(connection)
     this.finish(error)
   }
 
@@ -122,32 +131,143 @@ class HotQuery {
   private finish(error: Error | null): void {
     if (this.finished) return
     this.finished = true
-    this.done(error, this.rows)
+    this.done(error, this.found)
   }
 }
 
-/** Each pool's row parsers, by statement name (a pool is one database: its types' oids are its own). */
-const parsersByPool = new WeakMap<pg.Pool, Map<string, Parser[]>>()
+/** The line was ended with its database: its runs go to the pool, which answers as a closed pool does. */
+class LineClosed extends Error {}
 
-async function runHot(pool: pg.Pool, name: string, text: string, values: Value[]): Promise<unknown[][]> {
+/**
+ * A connection for the hot statements, in node-postgres's pipeline mode: each request's run is written at once, without
+ * waiting for the answers of the runs before it, and ends with its own Sync (its own implicit transaction: a run that
+ * fails fails alone). The runs written in one turn of the event loop leave in one write and PostgreSQL reads them in
+ * one; its backend answers them one after the other without waiting for the app in between. Against a pool's
+ * connection per run, that halved the CPU PostgreSQL and the app spend per request (bench/api.bench.ts).
+ */
+class HotLine {
+  private client: pg.Client | null = null
+  private connecting: Promise<pg.Client> | null = null
+  private holding = false
+  private closed = false
+  constructor(private readonly config: pg.ClientConfig) {}
+
+  send(query: HotQuery, fail: (error: unknown) => void): void {
+    if (this.client) this.client.query(query as unknown as pg.Submittable)
+    else this.open().then((client) => client.query(query as unknown as pg.Submittable), fail)
+  }
+
+  /** Stops sending on the line's connection, if `connection` is still it; the next run opens another. */
+  abandon(connection: unknown): void {
+    const client = this.client
+    if (client && (client as unknown as { connection: unknown }).connection === connection) {
+      this.client = null
+      void client.end().catch(() => {})
+    }
+  }
+
+  /** Holds the connection's writes until the end of this turn of the event loop: one write for all its runs. */
+  holdWrites(stream: { cork?: () => void; uncork?: () => void }): void {
+    if (this.holding || !stream.cork || !stream.uncork) return
+    this.holding = true
+    stream.cork()
+    process.nextTick(() => {
+      this.holding = false
+      stream.uncork?.()
+    })
+  }
+
+  /** One connection at a time: the runs that come while it connects wait for the same one. */
+  private open(): Promise<pg.Client> {
+    if (this.closed) return Promise.reject(new LineClosed())
+    if (this.connecting) return this.connecting
+    const client = new pg.Client({ ...this.config, pipeline: true, lock_timeout: lineLockTimeoutMs })
+    // A connection that fails (the server gone, a socket error) fails the runs written on it, as node-postgres does
+    // for any query, and the next run opens another.
+    const drop = () => {
+      if (this.client === client) this.client = null
+      void client.end().catch(() => {})
+    }
+    client.on('error', drop)
+    client.on('end', drop)
+    this.connecting = client
+      .connect()
+      .then(() => client.query(raiseTrimThresholdSql))
+      .then(
+        () => {
+          this.connecting = null
+          if (this.closed) {
+            void client.end().catch(() => {})
+            throw new LineClosed()
+          }
+          this.client = client
+          return client
+        },
+        (error: unknown) => {
+          this.connecting = null
+          drop()
+          throw error
+        },
+      )
+    return this.connecting
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const client = this.client ?? (await this.connecting?.catch(() => null))
+    this.client = null
+    await client?.end().catch(() => {})
+  }
+}
+
+/**
+ * How long a run on the line may wait for a lock. The hot statements only read, and a read waits only for a table
+ * locked whole (a migration's ALTER TABLE, a LOCK TABLE): every run behind it on the line would wait as long. So a
+ * run gives up after this and is run again on one of the pool's connections, where it waits like any other statement
+ * (up to the statement timeout) without holding up the line.
+ */
+const lineLockTimeoutMs = 100
+const lockNotAvailable = '55P03'
+
+/** A pool's hot statements: their line, and per statement its text and, once described, its row parsers. */
+type Hot = { line: HotLine; texts: Map<string, string>; parsers: Map<string, Parser[]> }
+const hotByPool = new WeakMap<pg.Pool, Hot>()
+
+function hotOf(pool: pg.Pool): Hot {
+  let hot = hotByPool.get(pool)
+  if (!hot) {
+    const config = { ...(pool as unknown as { options: pg.ClientConfig }).options }
+    hot = { line: new HotLine(config), texts: new Map(), parsers: new Map() }
+    hotByPool.set(pool, hot)
+  }
+  return hot
+}
+
+/** Ends the pool's line for the hot statements, if it has one (the database's close does). */
+export async function closeHotLine(pool: pg.Pool): Promise<void> {
+  await hotByPool.get(pool)?.line.close()
+}
+
+function runHot(pool: pg.Pool, name: string, text: string, values: Value[]): Promise<unknown[][]> {
   // Checked here, not while binding: a throw in the middle of the messages would leave the connection half-written.
   for (const value of values)
     if (!(value === null || typeof value === 'string' || typeof value === 'number'))
-      throw new TypeError(`valor de ${name} não é texto nem número`)
-  let parsers = parsersByPool.get(pool)
-  if (!parsers) {
-    parsers = new Map()
-    parsersByPool.set(pool, parsers)
-  }
-  const client = await pool.connect()
-  return new Promise((resolve, reject) => {
-    const query = new HotQuery(name, text, values, parsers, (error, rows) => {
-      // As pool.query does: a client whose query failed is not reused.
-      client.release(error ?? undefined)
+      return Promise.reject(new TypeError(`valor de ${name} não é texto nem número`))
+  const hot = hotOf(pool)
+  // A name is one statement on every line (the rows' parsers are kept by name).
+  const known = hot.texts.get(name)
+  if (known === undefined) hot.texts.set(name, text)
+  else if (known !== text) return Promise.reject(new Error(`a instrução ${name} já foi preparada com outro texto`))
+  return new Promise<unknown[][]>((resolve, reject) => {
+    const query = new HotQuery(name, text, values, hot.parsers, hot.line, (error, rows) => {
       if (error) reject(error)
       else resolve(rows)
     })
-    client.query(query as unknown as pg.Submittable)
+    hot.line.send(query, reject)
+  }).catch(async (error: unknown) => {
+    if (!(error instanceof LineClosed) && (error as { code?: unknown }).code !== lockNotAvailable) throw error
+    // Its timestamps come back as Dates there: timestampOf and isoOf take either.
+    return (await pool.query<unknown[]>({ text, values, rowMode: 'array' })).rows
   })
 }
 
