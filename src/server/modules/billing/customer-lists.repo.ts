@@ -155,18 +155,27 @@ export async function listMyPayments(
 
 // ——— One statement per request: session, user, page and total ———
 // Written out in SQL and read as arrays through db/hot-rows.ts (no ORM row mapping: these run on every dashboard
-// request), starting with the session columns session-lookup.ts reads. On PostgreSQL named statements, parsed and
-// planned once per connection; timestamps parsed only where read (the session's from the first row only).
+// request). The first row is the session with its user (the columns session-lookup.ts reads, 0–10; the page's
+// columns null), the rows after it the page (the session's columns null; the total, a window count taken before
+// LIMIT/OFFSET, in the last column): the session's eleven columns are sent and read once, not again on every row.
+// On PostgreSQL named statements, parsed and planned once per connection.
 
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ')
 
 type WithSession<T> = { session: SessionRow; data: CustomerPage<T> } | null
 
+/** The session row, then the page of `page` (its columns, then `count(*) over ()`), ordered and cut by $2 and $3. */
+const sessionThenPage = (columns: number, page: string) => `with me (session_id, expires_at, session_created_at,
+    user_id, name, email, user_created_at, company_name, whatsapp_number, role_id, two_factor_enabled) as (
+    select ${sessionColumns} ${sessionFrom} where s.token = $1)
+  select me.*, ${Array.from({ length: columns + 1 }, () => 'null').join(', ')} from me
+  union all
+  (select ${Array.from({ length: 11 }, () => 'null').join(', ')}, ${page})`
+
 /**
  * Runs one of the statements below for `token` and the page, and maps its rows: the session from the first row, an
- * item from each row that has one (column 11 on: null on the row a user, or a subscription, without items brings),
- * the total from the last column (the window count). null when no row comes back (unknown token, or a page past the
- * end): the caller then takes the ordinary path.
+ * item from each row after it, the total from the last column of the first item. null when no row comes back (an
+ * unknown token) or a page past the end brings no item: the caller then takes the ordinary path.
  */
 async function pageWithSession<T>(
   database: Database,
@@ -177,27 +186,26 @@ async function pageWithSession<T>(
   toItem: (r: unknown[]) => T,
 ): Promise<WithSession<T>> {
   const rows = await hotRows(database, name, text, [token, query.pageSize, (query.page - 1) * query.pageSize])
-  const first = rows[0]
-  if (!first) return null
+  const session = rows.find((r) => r[0] !== null)
+  if (!session) return null
+  const pageRows = rows.filter((r) => r[0] === null)
+  const last = pageRows[0]?.at(-1)
+  if (last === undefined && query.page > 1) return null
   return {
-    session: toSessionRow(first),
-    data: {
-      items: rows.filter((r) => r[11] !== null).map(toItem),
-      total: Number(first[first.length - 1]),
-      page: query.page,
-      pageSize: query.pageSize,
-    },
+    session: toSessionRow(session),
+    data: { items: pageRows.map(toItem), total: Number(last ?? 0), page: query.page, pageSize: query.pageSize },
   }
 }
 
-const subscriptionsSql = (filter: string) => `select ${sessionColumns},
-    sub.id, sub.user_id, sub.plan_id, sub.status, sub.billing_method, sub.current_period_start, sub.current_period_end,
-    sub.cancel_at_period_end, sub.canceled_at, sub.created_at,
-    p.id, p.name, p.price_cents, p.box_quantity, p.agent_quantity, count(sub.id) over ()
-  ${sessionFrom}
-    left join subscriptions sub on sub.user_id = s.user_id${filter}
-    left join plans p on p.id = sub.plan_id
-  where s.token = $1 order by sub.created_at desc nulls last, sub.id desc nulls last limit $2 offset $3`
+const subscriptionsSql = (filter: string) =>
+  sessionThenPage(
+    15,
+    `sub.id, sub.user_id, sub.plan_id, sub.status, sub.billing_method, sub.current_period_start,
+    sub.current_period_end, sub.cancel_at_period_end, sub.canceled_at, sub.created_at,
+    p.id, p.name, p.price_cents, p.box_quantity, p.agent_quantity, count(*) over ()
+  from me join subscriptions sub on sub.user_id = me.user_id${filter} join plans p on p.id = sub.plan_id
+  order by sub.created_at desc, sub.id desc limit $2 offset $3`,
+  )
 
 const subscriptionsSqlBy = {
   all: subscriptionsSql(''),
@@ -205,11 +213,7 @@ const subscriptionsSqlBy = {
   past: subscriptionsSql(` and sub.status not in (${inList(current)})`),
 }
 
-/**
- * The session of `token` with its user's page of subscriptions and their total (a window count, taken before
- * LIMIT/OFFSET), left-joined so a user without subscriptions still gets their row. null when no row comes back
- * (unknown token, or a page past the end): the caller then takes the ordinary path.
- */
+/** The session of `token` with its user's page of subscriptions (plan included) and their total. */
 export async function listMySubscriptionsWithSession(
   database: Database,
   token: string,
@@ -244,16 +248,17 @@ export async function listMySubscriptionsWithSession(
   )
 }
 
-const paymentsSql = (filter: string) => `select ${sessionColumns},
-    pa.id, pa.subscription_id, pa.amount_cents, pa.status, pa.payment_method, pa.type, pa.target_plan_id, pa.due_date,
-    pa.paid_at, pa.created_at, pa.receipt_url, pa.metadata, p.id, p.name, p.price_cents,
+const paymentsSql = (filter: string) =>
+  sessionThenPage(
+    16,
+    `pa.id, pa.subscription_id, pa.amount_cents, pa.status, pa.payment_method, pa.type, pa.target_plan_id,
+    pa.due_date, pa.paid_at, pa.created_at, pa.receipt_url, pa.metadata, p.id, p.name, p.price_cents,
     (select sum(r.amount_cents) from pix_refunds r where r.payment_id = pa.id and r.status <> 'NAO_REALIZADO'),
-    count(pa.id) over ()
-  ${sessionFrom}
-    left join subscriptions sub on sub.user_id = s.user_id
-    left join payments pa on pa.subscription_id = sub.id${filter}
-    left join plans p on p.id = sub.plan_id
-  where s.token = $1 order by pa.created_at desc nulls last, pa.id desc nulls last limit $2 offset $3`
+    count(*) over ()
+  from me join subscriptions sub on sub.user_id = me.user_id join payments pa on pa.subscription_id = sub.id${filter}
+    join plans p on p.id = sub.plan_id
+  order by pa.created_at desc, pa.id desc limit $2 offset $3`,
+  )
 
 const paymentsSqlBy = {
   all: paymentsSql(''),
@@ -261,10 +266,7 @@ const paymentsSqlBy = {
   closed: paymentsSql(` and pa.status not in (${inList(openPaymentStatuses)})`),
 }
 
-/**
- * The session of `token` with its user's page of payments (plan and refunded sum included) and their total. A
- * subscription without payments brings a row without a payment, sorted after every payment and left out.
- */
+/** The session of `token` with its user's page of payments (plan and refunded sum included) and their total. */
 export async function listMyPaymentsWithSession(
   database: Database,
   token: string,

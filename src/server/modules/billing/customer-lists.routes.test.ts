@@ -5,6 +5,13 @@ import { createTestApp, type TestApp } from '../../test/test-app'
 import { createUser, get, post, type TestUser } from '../../test/users'
 import { insertPayment, insertSubscription } from '../lifecycle/lifecycle-fixtures'
 import { seedPlans } from './test-fixtures'
+import type { SessionUser } from '../../../domain/contracts/auth'
+import {
+  listMyPayments,
+  listMyPaymentsWithSession,
+  listMySubscriptions,
+  listMySubscriptionsWithSession,
+} from './customer-lists.repo'
 
 let t: TestApp
 let maria: TestUser
@@ -112,4 +119,38 @@ it('answers in one statement with the session, and the same past the last page, 
   expect((await get(t.app, '/api/payments', ana.cookie)).statusCode).toBe(401)
   expect((await get(t.app, '/api/subscriptions', ana.cookie)).statusCode).toBe(401)
   expect((await get(t.app, '/api/subscriptions')).statusCode).toBe(401)
+})
+
+it('answers in one statement exactly what the ordinary statements answer, for every filter and page', async () => {
+  const db = t.database.db
+  const [row] = (
+    (await db.execute(sql`select token from sessions where user_id = ${maria.id} limit 1`)) as unknown as {
+      rows: { token: string }[]
+    }
+  ).rows
+  const token = row?.token as string
+  const user = { id: maria.id } as SessionUser
+  for (const pageSize of [1, 7, 20]) {
+    for (const page of [1, 2, 4]) {
+      for (const filter of [undefined, 'true', 'false'] as const) {
+        const label = `${pageSize} ${page} ${filter}`
+        const subscriptions = await listMySubscriptionsWithSession(t.database, token, {
+          page,
+          pageSize,
+          current: filter,
+        })
+        const payments = await listMyPaymentsWithSession(t.database, token, { page, pageSize, open: filter })
+        const ordinarySubscriptions = await listMySubscriptions(db, user, { page, pageSize, current: filter })
+        const ordinaryPayments = await listMyPayments(db, user, { page, pageSize, open: filter })
+        // A page past the end goes to the ordinary path (null); any other page is the same, item for item.
+        if (ordinarySubscriptions.items.length > 0 || page === 1)
+          expect(subscriptions?.data, label).toEqual(ordinarySubscriptions)
+        else expect(subscriptions, label).toBeNull()
+        if (ordinaryPayments.items.length > 0 || page === 1) expect(payments?.data, label).toEqual(ordinaryPayments)
+        else expect(payments, label).toBeNull()
+        expect(subscriptions?.session.user.id ?? maria.id).toBe(maria.id)
+      }
+    }
+  }
+  expect(await listMyPaymentsWithSession(t.database, 'no-such-token', { page: 1, pageSize: 20 })).toBeNull()
 })
