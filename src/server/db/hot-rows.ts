@@ -39,7 +39,7 @@ const QueryBase = pg.Query as unknown as new (text: string) => { name: string; t
 /**
  * One run of a named statement, handed to node-postgres as a query of its own (a subclass of its Query, whose methods
  * it overrides; the interface pg-cursor uses) instead of a query config. Its first run on a pool asks PostgreSQL to
- * describe the rows (Describe) and keeps their parsers (`parsers`, per pool and statement); later runs skip the
+ * describe the rows (Describe) and keeps their parsers (in its `Statement`, per pool); later runs skip the
  * description and parse each row with those. node-postgres's own path sets up every column again from the row
  * description on each run, and builds a row object for each row even in array mode. A failed run forgets the
  * parsers, so the next run describes the rows again.
@@ -53,14 +53,13 @@ class HotQuery extends QueryBase {
   private finished = false
   constructor(
     name: string,
-    text: string,
+    private readonly statement: Statement,
     private readonly hotValues: Value[],
-    private readonly parsers: Map<string, Parser[]>,
     private readonly line: HotLine,
     private readonly done: (error: Error | null, rows: unknown[][]) => void,
   ) {
     // Given the text alone (a config object would be copied), and named after.
-    super(text)
+    super(statement.text)
     this.name = name
   }
 
@@ -73,7 +72,7 @@ class HotQuery extends QueryBase {
       connection.submittedNamedStatements[this.name] = this.text
     }
     connection.bind({ portal: '', statement: this.name, values: this.hotValues, valueMapper: asText })
-    this.rowParsers = this.parsers.get(this.name)
+    this.rowParsers = this.statement.parsers
     if (!this.rowParsers) connection.describe({ type: 'P', name: '' })
     connection.execute({ portal: '', rows: 0 })
     connection.sync()
@@ -82,7 +81,7 @@ class HotQuery extends QueryBase {
 
   handleRowDescription(message: { fields: Field[] }): void {
     this.rowParsers = message.fields.map((field) => columnParser(field.dataTypeID))
-    this.parsers.set(this.name, this.rowParsers)
+    this.statement.parsers = this.rowParsers
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
@@ -115,7 +114,7 @@ class HotQuery extends QueryBase {
   }
 
   handleError(error: Error, connection: Connection): void {
-    this.parsers.delete(this.name)
+    this.statement.parsers = undefined
     // The server ends the connection after a FATAL error (57P01 when the backend is terminated): no run may go on it
     // in the moment before its socket closes.
     const severity = (error as { severity?: unknown }).severity
@@ -124,7 +123,7 @@ class HotQuery extends QueryBase {
   }
 
   handleReadyForQuery(): void {
-    if (this.failure) this.parsers.delete(this.name)
+    if (this.failure) this.statement.parsers = undefined
     this.finish(this.failure)
   }
 
@@ -159,11 +158,13 @@ class HotLine {
 
   /** Stops sending on the line's connection, if `connection` is still it; the next run opens another. */
   abandon(connection: unknown): void {
-    const client = this.client
-    if (client && (client as unknown as { connection: unknown }).connection === connection) {
-      this.client = null
-      void client.end().catch(() => {})
-    }
+    if (this.client && this.client.connection === connection) this.drop(this.client)
+  }
+
+  /** Ends `client`, and the line no longer sends on it if it was the line's. */
+  private drop(client: pg.Client): void {
+    if (this.client === client) this.client = null
+    void client.end().catch(() => {})
   }
 
   /** Holds the connection's writes until the end of this turn of the event loop: one write for all its runs. */
@@ -184,10 +185,7 @@ class HotLine {
     const client = new pg.Client({ ...this.config, pipeline: true, lock_timeout: lineLockTimeoutMs })
     // A connection that fails (the server gone, a socket error) fails the runs written on it, as node-postgres does
     // for any query, and the next run opens another.
-    const drop = () => {
-      if (this.client === client) this.client = null
-      void client.end().catch(() => {})
-    }
+    const drop = () => this.drop(client)
     client.on('error', drop)
     client.on('end', drop)
     this.connecting = client
@@ -229,15 +227,17 @@ class HotLine {
 const lineLockTimeoutMs = 100
 const lockNotAvailable = '55P03'
 
-/** A pool's hot statements: their line, and per statement its text and, once described, its row parsers. */
-type Hot = { line: HotLine; texts: Map<string, string>; parsers: Map<string, Parser[]> }
+/** A hot statement of a pool: its text and, once described, its rows' parsers. */
+type Statement = { text: string; parsers: Parser[] | undefined }
+/** A pool's hot statements (by name) and their line. */
+type Hot = { line: HotLine; statements: Map<string, Statement> }
 const hotByPool = new WeakMap<pg.Pool, Hot>()
 
 function hotOf(pool: pg.Pool): Hot {
   let hot = hotByPool.get(pool)
   if (!hot) {
     const config = { ...(pool as unknown as { options: pg.ClientConfig }).options }
-    hot = { line: new HotLine(config), texts: new Map(), parsers: new Map() }
+    hot = { line: new HotLine(config), statements: new Map() }
     hotByPool.set(pool, hot)
   }
   return hot
@@ -255,11 +255,13 @@ function runHot(pool: pg.Pool, name: string, text: string, values: Value[]): Pro
       return Promise.reject(new TypeError(`valor de ${name} não é texto nem número`))
   const hot = hotOf(pool)
   // A name is one statement on every line (the rows' parsers are kept by name).
-  const known = hot.texts.get(name)
-  if (known === undefined) hot.texts.set(name, text)
-  else if (known !== text) return Promise.reject(new Error(`a instrução ${name} já foi preparada com outro texto`))
+  const known = hot.statements.get(name)
+  if (known && known.text !== text)
+    return Promise.reject(new Error(`a instrução ${name} já foi preparada com outro texto`))
+  const statement = known ?? { text, parsers: undefined }
+  if (!known) hot.statements.set(name, statement)
   return new Promise<unknown[][]>((resolve, reject) => {
-    const query = new HotQuery(name, text, values, hot.parsers, hot.line, (error, rows) => {
+    const query = new HotQuery(name, statement, values, hot.line, (error, rows) => {
       if (error) reject(error)
       else resolve(rows)
     })
@@ -293,9 +295,6 @@ export function timestampOf(value: unknown): Date {
   }
   return parseTimestamptz(text)
 }
-
-/** The same for a nullable column. */
-export const timestampOrNull = (value: unknown): Date | null => (value === null ? null : timestampOf(value))
 
 /**
  * A timestamptz column of a hot row as the API writes it (`toISOString()`). Text PostgreSQL wrote in UTC
