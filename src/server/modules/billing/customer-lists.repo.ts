@@ -164,13 +164,21 @@ const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join('
 
 type WithSession<T> = { session: SessionRow; data: CustomerPage<T> } | null
 
-/** The session row, then the page of `page` (its columns, then `count(*) over ()`), ordered and cut by $2 and $3. */
-const sessionThenPage = (columns: number, page: string) => `with me (session_id, expires_at, session_created_at,
-    user_id, name, email, user_created_at, company_name, whatsapp_number, role_id, two_factor_enabled) as (
-    select ${sessionColumns} ${sessionFrom} where s.token = $1)
-  select me.*, ${Array.from({ length: columns + 1 }, () => 'null').join(', ')} from me
+const nulls = (n: number) => Array.from({ length: n }, () => 'null').join(', ')
+/** Names for the session's columns (session-lookup.ts's `sessionColumns`, in its order). */
+const me = ['session_id', 'expires_at', 'session_created_at', 'user_id', 'name', 'email', 'user_created_at']
+  .concat(['company_name', 'whatsapp_number', 'role_id', 'two_factor_enabled'])
+  .join(', ')
+
+/**
+ * The session row, then the page: its `columns` and `count(*) over ()` selected `from` (joins, filter, order, and
+ * LIMIT $2 OFFSET $3).
+ */
+const sessionThenPage = (columns: string[], from: string) =>
+  `with me (${me}) as (select ${sessionColumns} ${sessionFrom} where s.token = $1)
+  select me.*, ${nulls(columns.length + 1)} from me
   union all
-  (select ${Array.from({ length: 11 }, () => 'null').join(', ')}, ${page})`
+  (select ${nulls(me.split(', ').length)}, ${columns.join(', ')}, count(*) over () ${from})`
 
 /**
  * Runs one of the statements below for `token` and the page, and maps its rows: the session from the first row, an
@@ -199,12 +207,11 @@ async function pageWithSession<T>(
 
 const subscriptionsSql = (filter: string) =>
   sessionThenPage(
-    15,
-    `sub.id, sub.user_id, sub.plan_id, sub.status, sub.billing_method, sub.current_period_start,
-    sub.current_period_end, sub.cancel_at_period_end, sub.canceled_at, sub.created_at,
-    p.id, p.name, p.price_cents, p.box_quantity, p.agent_quantity, count(*) over ()
-  from me join subscriptions sub on sub.user_id = me.user_id${filter} join plans p on p.id = sub.plan_id
-  order by sub.created_at desc, sub.id desc limit $2 offset $3`,
+    ['sub.id', 'sub.user_id', 'sub.plan_id', 'sub.status', 'sub.billing_method', 'sub.current_period_start']
+      .concat(['sub.current_period_end', 'sub.cancel_at_period_end', 'sub.canceled_at', 'sub.created_at'])
+      .concat(['p.id', 'p.name', 'p.price_cents', 'p.box_quantity', 'p.agent_quantity']),
+    `from me join subscriptions sub on sub.user_id = me.user_id${filter} join plans p on p.id = sub.plan_id
+    order by sub.created_at desc, sub.id desc limit $2 offset $3`,
   )
 
 const subscriptionsSqlBy = {
@@ -250,14 +257,15 @@ export async function listMySubscriptionsWithSession(
 
 const paymentsSql = (filter: string) =>
   sessionThenPage(
-    16,
-    `pa.id, pa.subscription_id, pa.amount_cents, pa.status, pa.payment_method, pa.type, pa.target_plan_id,
-    pa.due_date, pa.paid_at, pa.created_at, pa.receipt_url, pa.metadata, p.id, p.name, p.price_cents,
-    (select sum(r.amount_cents) from pix_refunds r where r.payment_id = pa.id and r.status <> 'NAO_REALIZADO'),
-    count(*) over ()
-  from me join subscriptions sub on sub.user_id = me.user_id join payments pa on pa.subscription_id = sub.id${filter}
-    join plans p on p.id = sub.plan_id
-  order by pa.created_at desc, pa.id desc limit $2 offset $3`,
+    ['pa.id', 'pa.subscription_id', 'pa.amount_cents', 'pa.status', 'pa.payment_method', 'pa.type']
+      .concat(['pa.target_plan_id', 'pa.due_date', 'pa.paid_at', 'pa.created_at', 'pa.receipt_url', 'pa.metadata'])
+      .concat(['p.id', 'p.name', 'p.price_cents'])
+      .concat([
+        `(select sum(r.amount_cents) from pix_refunds r where r.payment_id = pa.id and r.status <> 'NAO_REALIZADO')`,
+      ]),
+    `from me join subscriptions sub on sub.user_id = me.user_id join payments pa on pa.subscription_id = sub.id${filter}
+      join plans p on p.id = sub.plan_id
+    order by pa.created_at desc, pa.id desc limit $2 offset $3`,
   )
 
 const paymentsSqlBy = {
