@@ -10,7 +10,7 @@ import { Button } from '@/web/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/web/components/ui/card'
 import { DialogActions, DialogFrame } from '@/web/components/ui/dialog-frame'
 import { ApiError, api } from '@/web/lib/api'
-import { useLeaveSignedOut } from '@/web/lib/session'
+import { useLeaveSignedOut } from '@/web/lib/sign-out'
 
 /** Texts of 'Meus dados' (not in the spec): ours, in the tone of the spec's toasts. */
 export const myDataTexts = {
