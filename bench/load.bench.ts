@@ -47,6 +47,7 @@ import {
 } from '../test/faults/harness'
 import { buildServer } from './api.bench'
 import { printTable, type Timing } from './stats'
+import type { TargetRow } from './targets'
 
 export const loadTargets = { p95Ms: 200, p99Ms: 400, signInMs: 1000, rssMb: 250 }
 
@@ -427,6 +428,44 @@ export function reportLoad(result: LoadResult, shape: string): string[] {
   if (result.maxRssMb >= loadTargets.rssMb) broken.push('memória')
   if (result.invariantViolations > 0) broken.push('invariantes')
   return broken
+}
+
+/** The load's targets as rows of the summary table that closes `npm run bench` (bench/run.ts). */
+export function loadTargetRows(result: LoadResult): TargetRow[] {
+  const { overall } = result
+  const signIn = result.rows.find((r) => r.name.includes('sign-in'))
+  return [
+    {
+      figure: 'load: 5xx and unanswered requests; journeys that saw their PIX paid',
+      target: '0; > 0',
+      measured: `${result.errors5xx} · ${result.noAnswer} of ${result.requests}; ${result.journeys}`,
+      pass: result.errors5xx === 0 && result.noAnswer === 0 && result.journeys > 0,
+    },
+    {
+      figure: 'load: p95 · p99 over all requests but sign-ins',
+      target: `< ${loadTargets.p95Ms} · < ${loadTargets.p99Ms} ms`,
+      measured: `${overall.p95.toFixed(1)} · ${overall.p99.toFixed(1)} ms`,
+      pass: overall.p95 <= loadTargets.p95Ms && overall.p99 <= loadTargets.p99Ms,
+    },
+    {
+      figure: 'load: sign-in p95',
+      target: `< ${loadTargets.signInMs} ms`,
+      measured: signIn ? `${signIn.p95.toFixed(0)} ms` : 'none',
+      pass: signIn !== undefined && signIn.p95 <= loadTargets.signInMs,
+    },
+    {
+      figure: 'load: server peak RSS',
+      target: `< ${loadTargets.rssMb} MB`,
+      measured: `${result.maxRssMb.toFixed(0)} MB`,
+      pass: result.maxRssMb < loadTargets.rssMb,
+    },
+    {
+      figure: 'load: invariants broken',
+      target: '0',
+      measured: String(result.invariantViolations),
+      pass: result.invariantViolations === 0,
+    },
+  ]
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -7,17 +7,31 @@ import { seedLoadDatabase } from '../scripts/db-seed-load'
 import { connectPostgres } from '../src/server/db/client'
 import { adminHomeBenchmarks, adminHomeTargetMs } from './admin-home.bench'
 import { listBenchmarks, listTargetMs } from './list-payments.bench'
-import { loadBenchmark, reportLoad } from './load.bench'
+import { loadBenchmark, loadTargetRows, reportLoad } from './load.bench'
 import { pixPayloadBenchmark } from './pix-payload.bench'
-import { printTable } from './stats'
+import { printTable, type Timing } from './stats'
 import { apiBenchmark, startBenchmark } from './api.bench'
 import { billingPassesBenchmark } from './billing-passes.bench'
-import { printTargets } from './targets'
+import { printTargets, type TargetRow } from './targets'
 import { webBenchmark } from './web.bench'
 
 // The bench's own setting, outside the app's configuration (src/server/config.ts).
 const url = process.env.BENCH_DATABASE_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/billing_bench'
 const safeUrl = url.replace(/:[^:@/]+@/, ':***@')
+
+/** Every target of the run, gathered into the one table that closes it (each part also prints its own details). */
+const summary: TargetRow[] = []
+
+/** The worst p95 of a group of timed cases as one row of the summary. */
+function worstP95(figure: string, rows: Timing[], targetMs: number): TargetRow {
+  const worst = rows.reduce((a, b) => (b.p95 > a.p95 ? b : a))
+  return {
+    figure,
+    target: `≤ ${targetMs} ms`,
+    measured: `${worst.p95.toFixed(1)} ms (${worst.name})`,
+    pass: rows.every((r) => r.p95 <= targetMs),
+  }
+}
 
 function withDatabase(connection: string, name: string): string {
   const u = new URL(connection)
@@ -70,6 +84,10 @@ async function main(): Promise<number> {
     const home = await adminHomeBenchmarks(database.db)
     printTable(`Visão geral do negócio (alvo: p95 ≤ ${adminHomeTargetMs} ms)`, home.results, adminHomeTargetMs)
     printTable('Agregados mensais (sem alvo)', [home.refresh, home.rebuild])
+    summary.push(
+      worstP95(`admin lists: worst p95 of ${lists.length} cases`, lists, listTargetMs),
+      worstP95('admin home: worst p95', home.results, adminHomeTargetMs),
+    )
     // Wall-clock timings: other processes on the machine (and on the database server) are part of them.
     const cores = os.cpus().length
     const loadAfter = os.loadavg()[0] ?? 0
@@ -84,14 +102,17 @@ async function main(): Promise<number> {
     await database.close()
     const server = [...(await apiBenchmark(url)), await startBenchmark(), ...(await billingPassesBenchmark(url))]
     printTargets('Servidor (API, memória, partida, ciclo de cobrança)', server)
+    summary.push(...server)
     const missed = server.filter((r) => r.pass === false)
     if (missed.length > 0) console.error(`\n${missed.length} alvo(s) do servidor não atingido(s).`)
 
     // The load (bench/load.bench.ts): its own PostgreSQL cluster and server process; BENCH_LOAD=0 skips it.
-    const loadBroken =
-      process.env.BENCH_LOAD === '0'
-        ? []
-        : reportLoad(await loadBenchmark(), 'planos, uma entrada, painel, PIX pago pelo PSP, navegação')
+    let loadBroken: string[] = []
+    if (process.env.BENCH_LOAD !== '0') {
+      const load = await loadBenchmark()
+      loadBroken = reportLoad(load, 'planos, uma entrada, painel, PIX pago pelo PSP, navegação')
+      summary.push(...loadTargetRows(load))
+    }
     if (loadBroken.length > 0) console.error(`\nCarga fora do alvo: ${loadBroken.join(', ')}`)
 
     const slow = [...lists, ...home.results].filter((r) => r.p95 > listTargetMs)
@@ -115,9 +136,14 @@ process.exitCode = await main().catch((error: unknown) => {
 
 // The web half: bytes per page and Lighthouse mobile on the built app (bench/web.bench.ts; needs `npm run build`).
 const webFailed = await webBenchmark()
-  .then((figures) => figures.some((f) => !f.pass))
+  .then((figures) => {
+    summary.push(...figures.filter((f) => !f.target.startsWith('(')))
+    return figures.some((f) => !f.pass)
+  })
   .catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error)
     return true
   })
 if (webFailed) process.exitCode = 1
+
+printTargets(`Resumo: todos os alvos (${summary.filter((r) => r.pass === false).length} não atingidos)`, summary)
