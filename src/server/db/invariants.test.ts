@@ -195,6 +195,18 @@ describe('each invariant catches its corruption', () => {
     expect(rows.every((r) => r.user_id === maria.id)).toBe(true)
   })
 
+  it("notification_without_customer: a message whose customer's account is gone", async () => {
+    await expectCaught('notification_without_customer', 'ghost-customer', (tx) =>
+      run(
+        tx,
+        `insert into notifications (id, dedupe_key, kind, channel, user_id, recipient, body, next_attempt_at,
+           created_at, updated_at)
+         values ('ghost-message', 'overdue:ghost:email', 'overdue', 'email', 'ghost-customer', 'ghost@example.com',
+           'Olá', now(), now(), now())`,
+      ),
+    )
+  })
+
   it('audit_money_mismatch: an audit row that says another amount than the payment it describes', async () => {
     await expectCaught('audit_money_mismatch', paid.payment.id, (tx) =>
       run(
@@ -223,6 +235,7 @@ describe('each invariant catches its corruption', () => {
       'refunds_exceed_received',
       'webhook_without_effect',
       'deleted_user_sessions',
+      'notification_without_customer',
       'audit_money_mismatch',
     ])
   })

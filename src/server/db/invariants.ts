@@ -208,6 +208,13 @@ export const invariants: readonly Invariant[] = [
        where u.deleted_at is not null`,
   },
   {
+    name: 'notification_without_customer',
+    description: 'Toda notificação pertence a um cliente que existe (a exclusão de um cliente apaga as suas).',
+    query: `
+      select n.id, n.user_id, n.kind from notifications n
+       where not exists (select 1 from profiles u where u.id = n.user_id)`,
+  },
+  {
     name: 'audit_money_mismatch',
     description:
       'Toda linha de auditoria que move dinheiro corresponde ao registro que descreve (status, valores, referências).',

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm'
 import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import { profiles } from './auth'
 import { subscriptions } from './billing'
 
 /**
@@ -15,13 +14,13 @@ export const notifications = pgTable(
     dedupeKey: text('dedupe_key').notNull().unique(),
     kind: text('kind').notNull(),
     channel: text('channel').$type<'email' | 'whatsapp'>().notNull(),
-    userId: text('user_id')
-      .notNull()
-      .references(() => profiles.id, { onDelete: 'cascade' }),
-    // The subscription and invoice a message is about: plain references, without a foreign key. The message is
-    // written from rows just read under their locks, and subscriptions and payments are only ever deleted with their
-    // customer, whose foreign key above deletes the messages too. Each key's check locked the referenced row (FOR KEY
-    // SHARE, one query per message): half the cost of enqueueing a batch (migration 0024).
+    // The customer, subscription and invoice a message is about: plain references, without foreign keys. Each key's
+    // check locked the referenced row (FOR KEY SHARE, one query per message): half the cost of enqueueing a batch
+    // (migrations 0024 and 0026). A message is written from rows just read under their locks; subscriptions and
+    // payments are only ever deleted with their customer, and a customer only by deleteProfiles
+    // (lifecycle/maintenance.repo.ts), which deletes the customer's messages in the same transaction. The
+    // invariant 'notification_without_customer' (db/invariants.ts) checks it.
+    userId: text('user_id').notNull(),
     subscriptionId: text('subscription_id'),
     paymentId: text('payment_id'),
     recipient: text('recipient').notNull(),

@@ -5,6 +5,7 @@ import { roleIds } from '../../../domain/billing-vocabulary'
 import type { Executor, Tx } from '../../db/client'
 import { profiles, verifications } from '../../db/schema/auth'
 import { subscriptions } from '../../db/schema/billing'
+import { notifications } from '../../db/schema/lifecycle'
 import { whatsappVerifications } from '../../db/schema/platform'
 
 /** WhatsApp sign-up codes sent before `before`, used or not. */
@@ -41,7 +42,11 @@ export function lockAbandonedSignUps(
     .for('update', { skipLocked: true })
 }
 
-/** Deletes the accounts; their sessions, login accounts, Stripe customer and notifications go with them (cascade). */
+/**
+ * Deletes the accounts and their messages (a plain reference since migration 0026, so deleted here, in the same
+ * transaction); their sessions, login accounts and Stripe customer go with them (cascade).
+ */
 export async function deleteProfiles(tx: Tx, ids: string[]): Promise<void> {
+  await tx.delete(notifications).where(inArray(notifications.userId, ids))
   await tx.delete(profiles).where(inArray(profiles.id, ids))
 }

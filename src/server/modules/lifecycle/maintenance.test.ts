@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { accounts, profiles, sessions } from '../../db/schema/auth'
+import { notifications } from '../../db/schema/lifecycle'
 import { auditLog, rateLimits, whatsappVerifications } from '../../db/schema/platform'
 import { createTestApp, type TestApp, TestClock } from '../../test/test-app'
 import { seedPlans } from '../billing/test-fixtures'
@@ -75,8 +76,29 @@ it('the billing tick prunes old rate-limit windows and WhatsApp codes and remove
     currentPeriodEnd: new Date(now.getTime() - 20 * day),
   })
 
+  // A message for each of two unverified sign-ups: the removed account's goes with it (no foreign key since
+  // migration 0026: deleteProfiles deletes it), the young one's stays.
+  const message = (userId: string) => ({
+    id: randomUUID(),
+    dedupeKey: `test:${userId}:email`,
+    kind: 'test',
+    channel: 'email' as const,
+    userId,
+    recipient: `${userId}@example.com`,
+    body: 'Olá',
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  })
+  await db.insert(notifications).values([message(stale.id), message(young.id)])
+
   const report = await runBillingTick(depsOf(t))
   expect(report.maintenance).toBe(1)
+  const messages = await db
+    .select({ userId: notifications.userId })
+    .from(notifications)
+    .where(inArray(notifications.userId, [stale.id, young.id]))
+  expect(messages.map((m) => m.userId)).toEqual([young.id])
 
   expect((await db.select().from(rateLimits)).map((r) => r.key)).toEqual(['sign-in:ip:recent'])
   expect((await db.select().from(whatsappVerifications)).map((r) => r.id)).toEqual([recentCode])
