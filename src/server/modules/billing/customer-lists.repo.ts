@@ -166,19 +166,29 @@ type WithSession<T> = { session: SessionRow; data: CustomerPage<T> } | null
 
 const nulls = (n: number) => Array.from({ length: n }, () => 'null').join(', ')
 /** Names for the session's columns (session-lookup.ts's `sessionColumns`, in its order). */
-const me = ['session_id', 'expires_at', 'session_created_at', 'user_id', 'name', 'email', 'user_created_at']
-  .concat(['company_name', 'whatsapp_number', 'role_id', 'two_factor_enabled'])
-  .join(', ')
+const me = [
+  'session_id',
+  'expires_at',
+  'session_created_at',
+  'user_id',
+  'name',
+  'email',
+  'user_created_at',
+  'company_name',
+  'whatsapp_number',
+  'role_id',
+  'two_factor_enabled',
+]
 
 /**
  * The session row, then the page: its `columns` and `count(*) over ()` selected `from` (joins, filter, order, and
  * LIMIT $2 OFFSET $3).
  */
 const sessionThenPage = (columns: string[], from: string) =>
-  `with me (${me}) as (select ${sessionColumns} ${sessionFrom} where s.token = $1)
+  `with me (${me.join(', ')}) as (select ${sessionColumns} ${sessionFrom} where s.token = $1)
   select me.*, ${nulls(columns.length + 1)} from me
   union all
-  (select ${nulls(me.split(', ').length)}, ${columns.join(', ')}, count(*) over () ${from})`
+  (select ${nulls(me.length)}, ${columns.join(', ')}, count(*) over () ${from})`
 
 /**
  * Runs one of the statements below for `token` and the page, and maps its rows: the session from the first row, an
