@@ -417,17 +417,9 @@ export function reportLoad(result: LoadResult, shape: string): string[] {
     console.log(`  resposta inesperada ×${count}: ${key}`)
   for (const f of result.failures) console.log(`  exemplo: ${f}`)
   for (const [message, count] of result.serverErrors) console.log(`  erro no log do servidor ×${count}: ${message}`)
-  const broken: string[] = []
-  if (result.errors5xx > 0) broken.push(`${result.errors5xx} respostas 5xx`)
-  if (result.noAnswer > 0) broken.push(`${result.noAnswer} requisições sem resposta`)
-  if (overall.p95 > loadTargets.p95Ms) broken.push('p95')
-  if (overall.p99 > loadTargets.p99Ms) broken.push('p99')
-  const signIn = result.rows.find((r) => r.name.includes('sign-in'))
-  if (!signIn || signIn.p95 > loadTargets.signInMs) broken.push('entrada p95')
-  if (result.journeys === 0) broken.push('nenhuma jornada completa')
-  if (result.maxRssMb >= loadTargets.rssMb) broken.push('memória')
-  if (result.invariantViolations > 0) broken.push('invariantes')
-  return broken
+  return loadTargetRows(result)
+    .filter((r) => !r.pass)
+    .map((r) => `${r.figure}: ${r.measured}`)
 }
 
 /** The load's targets as rows of the summary table that closes `npm run bench` (bench/run.ts). */
