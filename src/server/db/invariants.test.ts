@@ -207,6 +207,36 @@ describe('each invariant catches its corruption', () => {
     )
   })
 
+  it('history_without_subscription: a history row whose subscription is gone', async () => {
+    await expectCaught('history_without_subscription', 'ghost-subscription', (tx) =>
+      run(
+        tx,
+        `insert into subscription_history (subscription_id, user_id, plan_id, status, billing_method, mrr_cents,
+           effective_at, source)
+         values ('ghost-subscription', '${maria.id}', 'plan_pro', 'active', 'pix', 19900, now(), 'change')`,
+      ),
+    )
+  })
+
+  it('deleting a subscription deletes its history, as the foreign key cascade did (migration 0027)', async () => {
+    const history = (tx: Executor) =>
+      tx.execute(sql.raw("select status from subscription_history where subscription_id = 'short-lived'"))
+    const rowsOf = (result: unknown) => (result as { rows: { status: string }[] }).rows
+    const report = await violationsAfter(async (tx) => {
+      await run(
+        tx,
+        `insert into subscriptions (id, user_id, plan_id, status, billing_method, current_period_start,
+           current_period_end, anchor_day)
+         values ('short-lived', '${maria.id}', 'plan_pro', 'pending_pix', 'pix', now(), now() + interval '1 month', 1)`,
+      )
+      await run(tx, "update subscriptions set status = 'active' where id = 'short-lived'")
+      expect(rowsOf(await history(tx)).map((r) => r.status)).toEqual(['pending_pix', 'active'])
+      await run(tx, "delete from subscriptions where id = 'short-lived'")
+      expect(rowsOf(await history(tx))).toEqual([])
+    })
+    expect(report.violations, formatReport(report)).toEqual([])
+  })
+
   it('audit_money_mismatch: an audit row that says another amount than the payment it describes', async () => {
     await expectCaught('audit_money_mismatch', paid.payment.id, (tx) =>
       run(
@@ -236,6 +266,7 @@ describe('each invariant catches its corruption', () => {
       'webhook_without_effect',
       'deleted_user_sessions',
       'notification_without_customer',
+      'history_without_subscription',
       'audit_money_mismatch',
     ])
   })

@@ -215,6 +215,14 @@ export const invariants: readonly Invariant[] = [
        where not exists (select 1 from profiles u where u.id = n.user_id)`,
   },
   {
+    name: 'history_without_subscription',
+    description:
+      'Todo registro do histórico de assinaturas pertence a uma assinatura que existe (excluir uma assinatura apaga o seu histórico).',
+    query: `
+      select h.id, h.subscription_id, h.status from subscription_history h
+       where not exists (select 1 from subscriptions s where s.id = h.subscription_id)`,
+  },
+  {
     name: 'audit_money_mismatch',
     description:
       'Toda linha de auditoria que move dinheiro corresponde ao registro que descreve (status, valores, referências).',

@@ -11,7 +11,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core'
-import { billingMethodEnum, subscriptionStatusEnum, subscriptions } from './billing'
+import { billingMethodEnum, subscriptionStatusEnum } from './billing'
 
 /**
  * Every change of a subscription's plan, status, customer or billing method, and every price change of its plan
@@ -22,9 +22,9 @@ export const subscriptionHistory = pgTable(
   'subscription_history',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    subscriptionId: text('subscription_id')
-      .notNull()
-      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    // A plain reference (migration 0027): the subscriptions' triggers write the row from the subscription itself, and
+    // deleting subscriptions deletes their history (a statement trigger, as ON DELETE CASCADE did).
+    subscriptionId: text('subscription_id').notNull(),
     userId: text('user_id').notNull(),
     planId: text('plan_id').notNull(),
     status: subscriptionStatusEnum('status').notNull(),

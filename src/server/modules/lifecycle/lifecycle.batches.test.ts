@@ -183,8 +183,9 @@ describe('batch inserts of the billing passes', () => {
     const subs = await Promise.all(
       ends.map((end) => insertSubscription(db, { userId: customer.id, currentPeriodEnd: end })),
     )
+    const invoices = []
     for (const s of subs)
-      await insertPayment(db, { subscriptionId: s.id, type: 'renewal', dueDate: s.currentPeriodEnd })
+      invoices.push(await insertPayment(db, { subscriptionId: s.id, type: 'renewal', dueDate: s.currentPeriodEnd }))
     const ids = subs.map((s) => s.id)
     const read = () =>
       db.select().from(subscriptions).where(inArray(subscriptions.id, ids)).orderBy(asc(subscriptions.currentPeriodEnd))
@@ -209,6 +210,10 @@ describe('batch inserts of the billing passes', () => {
       ['subscription.canceled_overdue', ids[0]],
       ['subscription.canceled_overdue', ids[1]],
     ])
+    // In one batch, each cancellation's audit names its own voided invoice and no other.
+    expect(audits.slice(2).map((a) => (a.after as { voidedPaymentIds: string[] }).voidedPaymentIds)).toEqual(
+      invoices.map((p) => [p.id]),
+    )
   })
 })
 

@@ -166,7 +166,7 @@ describe('renewals, period ends and notifications', () => {
       'Sua assinatura do plano Profissional foi cancelada porque a fatura ficou mais de 7 dias vencida sem pagamento.',
     )
     const actions = await db
-      .select({ action: auditLog.action })
+      .select({ action: auditLog.action, after: auditLog.after })
       .from(auditLog)
       .where(eq(auditLog.entityId, sub.id))
       .orderBy(asc(auditLog.id))
@@ -176,6 +176,8 @@ describe('renewals, period ends and notifications', () => {
       'subscription.canceled_overdue',
       'platform.event',
     ])
+    // The cancellation's audit names the invoice it voided (and only that one).
+    expect(actions[2]?.after).toMatchObject({ status: 'canceled', voidedPaymentIds: [invoice?.id], by: 'billing' })
   })
 
   it('ends a cancel_at_period_end subscription when its period ends, without a renewal invoice', async () => {

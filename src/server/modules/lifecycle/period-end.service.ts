@@ -69,7 +69,9 @@ async function cancel(
   const ids = mine.map((i) => i.subscription.id)
   // The open invoices are among the payments just locked: voided by id, without reading every payment again.
   const open = ids.flatMap((id) => (held.get(id) ?? []).filter((p) => isOpenPayment(p.status)).map((p) => p.id))
-  const voided = await voidOpenPayments(tx, open, now)
+  const voided = new Map<string, string[]>()
+  for (const p of await voidOpenPayments(tx, open, now))
+    voided.set(p.subscriptionId, [...(voided.get(p.subscriptionId) ?? []), p.id])
   await auditMany(
     tx,
     actor,
@@ -80,7 +82,7 @@ async function cancel(
       before: snapshot(subscription),
       after: {
         ...snapshot({ ...subscription, status: 'canceled', canceledAt }),
-        voidedPaymentIds: voided.filter((p) => p.subscriptionId === subscription.id).map((p) => p.id),
+        voidedPaymentIds: voided.get(subscription.id) ?? [],
         by: 'billing',
       },
     })),
