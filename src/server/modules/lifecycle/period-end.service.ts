@@ -69,9 +69,8 @@ async function cancel(
   const ids = mine.map((i) => i.subscription.id)
   // The open invoices are among the payments just locked: voided by id, without reading every payment again.
   const open = ids.flatMap((id) => (held.get(id) ?? []).filter((p) => isOpenPayment(p.status)).map((p) => p.id))
-  const voided = new Map<string, string[]>()
-  for (const p of await voidOpenPayments(tx, open, now))
-    voided.set(p.subscriptionId, [...(voided.get(p.subscriptionId) ?? []), p.id])
+  const voided = new Map<string, string[]>(ids.map((id) => [id, []]))
+  for (const p of await voidOpenPayments(tx, open, now)) voided.get(p.subscriptionId)?.push(p.id)
   await auditMany(
     tx,
     actor,
