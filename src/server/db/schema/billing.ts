@@ -66,6 +66,13 @@ export const subscriptions = pgTable(
     index('subscriptions_pix_past_due_idx')
       .on(t.currentPeriodEnd, t.id)
       .where(sql`${t.billingMethod} = 'pix' AND ${t.status} = 'past_due'`),
+    // The same two walks in id order, for a backlog (migration 0028; lifecycle/pass-runner.ts, claimCursor).
+    index('subscriptions_pix_in_force_id_idx')
+      .on(t.id)
+      .where(sql`${t.billingMethod} = 'pix' AND ${t.status} IN ('active', 'trialing') AND NOT ${t.cancelAtPeriodEnd}`),
+    index('subscriptions_pix_past_due_id_idx')
+      .on(t.id)
+      .where(sql`${t.billingMethod} = 'pix' AND ${t.status} = 'past_due'`),
   ],
 )
 export type SubscriptionRow = typeof subscriptions.$inferSelect

@@ -276,9 +276,66 @@ describe('a pass in concurrent batches', () => {
   })
 })
 
+// A backlog is walked in id order (pass-runner.ts, claimCursor): the first batch is the longest due, and once a claim
+// comes back full the rest follows the subscriptions' ids, each handled once. Batches of 3, one at a time, so that the
+// audit rows' order is the claims' order. PGlite's one-row batches never switch: PostgreSQL only.
+describe.runIf(testDatabaseUrl())('a backlog in id order', () => {
+  const clock = new TestClock(new Date('2026-06-01T12:00:00.000Z'))
+  const t = billingTestApp({ clock, env: { BILLING_PASS_CONCURRENCY: '1' } })
+  const batch = claimBatchSize.postgres
+
+  beforeAll(() => {
+    claimBatchSize.postgres = 3
+  })
+  afterAll(() => {
+    claimBatchSize.postgres = batch
+  })
+
+  it('claims the longest due first, then the rest of the backlog by id, each subscription once', async () => {
+    const db = t.database.db
+    const subs = []
+    for (let i = 0; i < 8; i += 1) {
+      const customer = await insertCustomer(db)
+      subs.push(
+        await insertSubscription(db, { userId: customer.id, currentPeriodEnd: new Date(Date.UTC(2026, 5, 3, i)) }),
+      )
+    }
+    const byEnd = [...subs].sort((a, b) => a.currentPeriodEnd.getTime() - b.currentPeriodEnd.getTime())
+    const firstBatch = byEnd.slice(0, 3).map((s) => s.id)
+    const rest = byEnd
+      .slice(3)
+      .map((s) => s.id)
+      .sort()
+
+    expect((await createRenewalInvoices(depsOf(t), clock.now())).processed).toBe(8)
+    const audits = await db
+      .select({ subscriptionId: sql<string>`${auditLog.after}->>'subscriptionId'` })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'payment.renewal_invoice'))
+      .orderBy(asc(auditLog.id))
+    const order = audits.map((a) => a.subscriptionId)
+    expect(order.slice(0, 3).sort()).toEqual([...firstBatch].sort())
+    expect(order.slice(3)).toEqual(rest)
+    const issued = await db
+      .select({ subscriptionId: payments.subscriptionId })
+      .from(payments)
+      .where(
+        and(
+          inArray(
+            payments.subscriptionId,
+            subs.map((s) => s.id),
+          ),
+          eq(payments.type, 'renewal'),
+        ),
+      )
+    expect(issued.map((p) => p.subscriptionId).sort()).toEqual(subs.map((s) => s.id).sort())
+    expect((await createRenewalInvoices(depsOf(t), clock.now())).processed).toBe(0)
+  })
+})
+
 // A subscription is overdue on an invoice it was sent: when the renewal pass stopped at its budget with a backlog
 // (the worker was down past the renewal lead), the overdue pass leaves the subscriptions it still owes a renewal, and
-// the next tick issues the renewal first (already due) and then marks them overdue.
+// the next tick issues the renewal first (already due), which marks them overdue in the same batch (static PIX).
 describe('overdue after the renewal', () => {
   const clock = new TestClock(new Date('2026-07-10T12:00:00.000Z'))
   const t = billingTestApp({ clock })
@@ -303,12 +360,21 @@ describe('overdue after the renewal', () => {
     expect(await state()).toEqual({ status: 'active', invoices: [], notices: [] })
 
     expect((await createRenewalInvoices(depsOf(t), clock.now())).processed).toBe(1)
-    expect((await markOverdue(depsOf(t), clock.now())).processed).toBe(1)
     const after = await state()
     expect(after.status).toBe('past_due')
     expect(after.invoices).toEqual([{ type: 'renewal', status: 'pending_pix', dueDate: end }])
     // Issued already due: the overdue message announces it (with its code), not an invoice_created one of its own.
     expect(after.notices).toEqual(['overdue'])
+    const audits = await db
+      .select({ action: auditLog.action, entityId: auditLog.entityId, after: auditLog.after })
+      .from(auditLog)
+      .where(inArray(auditLog.action, ['payment.renewal_invoice', 'subscription.past_due']))
+      .orderBy(asc(auditLog.id))
+    expect(audits.map((a) => a.action)).toEqual(['payment.renewal_invoice', 'subscription.past_due'])
+    expect(audits[1]).toMatchObject({ entityId: sub.id, after: { status: 'past_due', by: 'billing' } })
+    // The overdue pass finds it done: one transition, one audit row, one message per channel.
+    expect((await markOverdue(depsOf(t), clock.now())).processed).toBe(0)
+    expect(await state()).toEqual(after)
   })
 
   it('gives a renewal issued late the whole grace from its issue: no cancellation in the minute it is sent', async () => {
@@ -320,7 +386,7 @@ describe('overdue after the renewal', () => {
     const row = async () => (await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id)))[0]
 
     const report = await runBillingTick(depsOf(t))
-    expect([report.renewals, report.overdue]).toEqual([1, 1])
+    expect([report.renewals, report.overdue]).toEqual([1, 0]) // overdue in the renewal's batch
     expect(await row()).toMatchObject({ status: 'past_due', canceledAt: null })
     // One message for the late invoice, even after the detection passes: the overdue one, with the invoice's code.
     const sent = (await readOutbox(t.outboxPath)).filter((e) => e.to === customer.email)

@@ -8,6 +8,7 @@ import { type PaymentRow, payments, type SubscriptionRow, subscriptions } from '
 import { lifecyclePassRuns } from '../../db/schema/lifecycle'
 import { plans } from '../../db/schema/plans'
 import { selectPaymentsWithPlansAndProfile, selectSubscriptionsWithPlanAndProfile } from '../../db/subscription-rows'
+import type { ClaimCursor } from './pass-runner'
 
 type SubscriptionStatus = SubscriptionRow['status']
 
@@ -29,18 +30,19 @@ export async function claimPassSlot(db: Executor, name: string, now: Date, lastR
 }
 
 /**
- * Up to `limit` PIX subscriptions in the given statuses matching `where`, from the cursor on, in (period end, id)
- * order, locked FOR UPDATE; rows another transaction holds are skipped, and so are the `seen` ones.
+ * Up to `limit` PIX subscriptions in the given statuses matching `where`, in the cursor's order from where it stands
+ * (pass-runner.ts, claimCursor), locked FOR UPDATE; rows another transaction holds are skipped, and so are the `seen`
+ * ones. Moves the cursor.
  */
-export function claimPixSubscriptions(
+export async function claimPixSubscriptions(
   tx: Executor,
   statuses: SubscriptionStatus[],
   where: SQL | undefined,
-  from: SQL | undefined,
+  cursor: ClaimCursor,
   seen: string[],
   limit: number,
 ): Promise<SubscriptionRow[]> {
-  return tx
+  const rows = await tx
     .select()
     .from(subscriptions)
     .where(
@@ -48,13 +50,14 @@ export function claimPixSubscriptions(
         eq(subscriptions.billingMethod, 'pix'),
         inArray(subscriptions.status, statuses),
         where,
-        from,
+        cursor.from(),
         seen.length ? notInArray(subscriptions.id, seen) : undefined,
       ),
     )
-    .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
+    .orderBy(...cursor.order())
     .limit(limit)
     .for('update', { skipLocked: true })
+  return cursor.moved(rows, limit)
 }
 
 /**
@@ -171,6 +174,16 @@ export async function lockPaymentsOf(tx: Tx, subscriptionIds: string[]) {
   }
   for (const id of givenWay) held.delete(id)
   return held
+}
+
+/** Of the given subscriptions, the ids of those matching `where` (read in the caller's transaction). */
+export async function subscriptionsMatching(tx: Executor, ids: string[], where: SQL | undefined): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(idIn(subscriptions.id, ids), where))
+  return new Set(rows.map((r) => r.id))
 }
 
 /** Sets the status of the given subscriptions (updated_at = now). */

@@ -60,15 +60,16 @@ export function claimDueTomorrow(tx: Executor, now: Date, seen: string[], limit:
 }
 
 /**
- * SQL twin of isLateRenewal (notification-templates.ts): with the static code the overdue message sent in the same
- * tick announces such a renewal with its code, so it has no invoice_created message of its own. With API Pix its
- * invoice_created message still goes out once the PSP charge exists, with the charge's code.
+ * SQL twin of isLateRenewal (notification-templates.ts): the overdue message sent in the same batch announces such a
+ * renewal with its code, so it has no invoice_created message of its own. With API Pix too: a PSP charge needs a due
+ * date ahead, so none is ever created for it (pix-confirm.repo.ts, invoicesToCharge) and both messages would carry
+ * the same static code (until 2026-11-28 the customer got both).
  */
 const lateRenewal = sql`(${payments.type} = 'renewal' and ${payments.dueDate} <= ${payments.createdAt})`
 
 /**
  * Payments in a state whose notification `kind` does not exist yet, oldest first (by creation for a new invoice, by
- * payment for a paid one), since `since`, locked; `lateRenewalsAnnounced`: leaves out the late renewals (lateRenewal).
+ * payment for a paid one), since `since`, locked; a new invoice that is a late renewal is left out (lateRenewal).
  */
 export function claimPaymentsToNotify(
   tx: Executor,
@@ -77,7 +78,6 @@ export function claimPaymentsToNotify(
   since: Date,
   seen: string[],
   limit: number,
-  options: { lateRenewalsAnnounced?: boolean } = {},
 ) {
   const at = kind === 'invoice_created' ? payments.createdAt : payments.paidAt
   return tx
@@ -88,7 +88,7 @@ export function claimPaymentsToNotify(
         eq(payments.status, status),
         gte(at, since),
         notNotified(emailKey(kind, sql`${payments.id}`)),
-        options.lateRenewalsAnnounced ? sql`not ${lateRenewal}` : undefined,
+        kind === 'invoice_created' ? sql`not ${lateRenewal}` : undefined,
         notSeen(payments.id, seen),
       ),
     )

@@ -152,9 +152,8 @@ export async function detectNotifications(deps: LifecycleDeps, now: Date): Promi
     deps,
     'invoice_created',
     (tx, seen, limit) =>
-      repo.claimPaymentsToNotify(tx, 'invoice_created', 'pending_pix', since, seen, limit, {
-        lateRenewalsAnnounced: !deps.pix, // the static code: the overdue message announced them
-      }),
+      // Not the late renewals: the overdue message announced them.
+      repo.claimPaymentsToNotify(tx, 'invoice_created', 'pending_pix', since, seen, limit),
     (tx, ids) => renderInvoicesCreated(tx, deps, ids),
     'paymentId',
     now,

@@ -1,6 +1,6 @@
 // What happens to PIX subscriptions when time passes: scheduled cancellations, overdue renewals, unpaid first
 // invoices. Card subscriptions are left to Stripe (its webhooks keep them in sync).
-import { and, eq, lte, not, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, lte, not, type SQL, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
@@ -21,6 +21,7 @@ import {
   claimSubscriptionsWithLapsedUpgrade,
   lockPaymentsOf,
   setSubscriptionStatus,
+  subscriptionsMatching,
   voidLapsedUpgradesOf,
   voidOpenPayments,
 } from './lifecycle.repo'
@@ -42,8 +43,8 @@ function snapshot(s: SubscriptionRow) {
 /** Batches of PIX subscriptions in the given statuses matching `where`, locked; others' locked rows are skipped. */
 function claimPix(statuses: SubscriptionStatus[], where: SQL | undefined) {
   const cursor = claimCursor()
-  return async (tx: Executor, seen: string[], limit: number) =>
-    cursor.moved(await claimPixSubscriptions(tx, statuses, where, cursor.from(), seen, limit))
+  return (tx: Executor, seen: string[], limit: number) =>
+    claimPixSubscriptions(tx, statuses, where, cursor, seen, limit)
 }
 
 /**
@@ -124,41 +125,73 @@ export async function endScheduledCancellations(deps: LifecycleDeps, now: Date):
  * pass still owes (a backlog it could not finish within its budget) is issued on the next tick, due at once, and
  * the subscription goes overdue then, never on an invoice its customer was not sent.
  */
+function overdueNow(now: Date) {
+  return and(
+    eq(subscriptions.cancelAtPeriodEnd, false),
+    lte(subscriptions.currentPeriodEnd, now),
+    not(automaticoHoldsCycle(now)),
+    // Never overdue on an invoice not issued: a renewal the renewal pass still owes (it stopped at its budget
+    // with a backlog, after the worker was down) is issued first, on the next tick, and falls due at once.
+    not(noRenewalYet),
+  )
+}
+const overdueStatuses: SubscriptionStatus[] = ['active', 'trialing']
+
+/** Marks locked subscriptions past_due: one audit row, two notifications and the status each, set-based. */
+async function markPastDue(tx: Tx, deps: LifecycleDeps, now: Date, batch: SubscriptionRow[]): Promise<string[]> {
+  if (batch.length === 0) return []
+  const ids = batch.map((s) => s.id)
+  await auditMany(
+    tx,
+    actor,
+    batch.map((subscription) => ({
+      action: 'subscription.past_due',
+      entity: 'subscription',
+      entityId: subscription.id,
+      before: snapshot(subscription),
+      after: { ...snapshot({ ...subscription, status: 'past_due' }), by: 'billing' },
+    })),
+  )
+  await enqueueMany(tx, now, await renderOverdueMany(tx, deps, ids))
+  // Last, just before the commit (the subscription_counts rows its trigger locks; see cancel).
+  await setSubscriptionStatus(tx, ids, 'past_due', now)
+  return ids
+}
+
 export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassResult> {
-  const processed = await forEachClaimed(
-    deps,
-    'overdue',
-    claimPix(
-      ['active', 'trialing'],
-      and(
-        eq(subscriptions.cancelAtPeriodEnd, false),
-        lte(subscriptions.currentPeriodEnd, now),
-        not(automaticoHoldsCycle(now)),
-        // Never overdue on an invoice not issued: a renewal the renewal pass still owes (it stopped at its budget
-        // with a backlog, after the worker was down) is issued first, on the next tick, and falls due at once.
-        not(noRenewalYet),
-      ),
-    ),
-    async (tx, batch) => {
-      const ids = batch.map((s) => s.id)
-      await auditMany(
-        tx,
-        actor,
-        batch.map((subscription) => ({
-          action: 'subscription.past_due',
-          entity: 'subscription',
-          entityId: subscription.id,
-          before: snapshot(subscription),
-          after: { ...snapshot({ ...subscription, status: 'past_due' }), by: 'billing' },
-        })),
-      )
-      await enqueueMany(tx, now, await renderOverdueMany(tx, deps, ids))
-      // Last, just before the commit (the subscription_counts rows its trigger locks; see cancel).
-      await setSubscriptionStatus(tx, ids, 'past_due', now)
-      return ids
-    },
+  const processed = await forEachClaimed(deps, 'overdue', claimPix(overdueStatuses, overdueNow(now)), (tx, batch) =>
+    markPastDue(tx, deps, now, batch),
   )
   return { processed }
+}
+
+/**
+ * The renewal pass's batch, after its invoices: the subscriptions whose renewal it issued already due (the jobs
+ * were down past the period end, or the catch-up of a new worker) go past_due in the same transaction, exactly as
+ * the overdue pass would claim them (its condition, read again under the renewal's locks), instead of that pass
+ * claiming, locking and reading the same rows again a moment later. With API Pix too: a PSP charge needs a due date
+ * ahead (pix_reconcile never charges one already due), so the overdue message carries the static code, whichever
+ * pass renders it. The batch must be last in its transaction (the status' trigger; see cancel).
+ */
+export async function markLateRenewalsOverdue(
+  tx: Tx,
+  deps: LifecycleDeps,
+  now: Date,
+  batch: SubscriptionRow[],
+): Promise<string[]> {
+  const late = batch.filter((s) => s.currentPeriodEnd <= now)
+  if (late.length === 0) return []
+  const due = await subscriptionsMatching(
+    tx,
+    late.map((s) => s.id),
+    and(inArray(subscriptions.status, overdueStatuses), overdueNow(now)),
+  )
+  return markPastDue(
+    tx,
+    deps,
+    now,
+    late.filter((s) => due.has(s.id)),
+  )
 }
 
 /**

@@ -9,6 +9,7 @@ import { isLateRenewal } from './notification-templates'
 import { renderInvoicesCreated } from './notifications.render'
 import { enqueueMany } from './notifications.service'
 import { claimCursor, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
+import { markLateRenewalsOverdue } from './period-end.service'
 
 /** The renewal invoice is issued this many days before the period ends, and is due when it ends. */
 export const renewalLeadDays = 3
@@ -29,16 +30,14 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
   const processed = await forEachClaimed(
     deps,
     'renewals',
-    async (tx, seen, limit) =>
-      cursor.moved(
-        await claimPixSubscriptions(
-          tx,
-          ['active', 'trialing'],
-          and(eq(subscriptions.cancelAtPeriodEnd, false), lte(subscriptions.currentPeriodEnd, horizon), noRenewalYet),
-          cursor.from(),
-          seen,
-          limit,
-        ),
+    (tx, seen, limit) =>
+      claimPixSubscriptions(
+        tx,
+        ['active', 'trialing'],
+        and(eq(subscriptions.cancelAtPeriodEnd, false), lte(subscriptions.currentPeriodEnd, horizon), noRenewalYet),
+        cursor,
+        seen,
+        limit,
       ),
     async (tx, batch) => {
       const plans = await plansByIds(
@@ -77,7 +76,7 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
       )
       // API Pix: the notification waits for the PSP charge (pix_reconcile, next pass) and goes out with its code.
       // A renewal issued already due (the jobs were down past the period end) is announced by the overdue message
-      // of the same tick instead, which carries the invoice and its code.
+      // instead, in this same batch, which carries the invoice and its code.
       const announced = issued.filter((p) => !isLateRenewal(p.dueDate, now))
       if (!deps.pix && announced.length > 0)
         await enqueueMany(
@@ -89,7 +88,15 @@ export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Pro
             announced.map((p) => p.id),
           ),
         )
-      return issued.map((p) => p.subscriptionId)
+      // Last: a renewal issued already due makes its subscription past_due in this same batch (see there).
+      const issuedFor = new Set(issued.map((p) => p.subscriptionId))
+      await markLateRenewalsOverdue(
+        tx,
+        deps,
+        now,
+        batch.filter((s) => issuedFor.has(s.id)),
+      )
+      return [...issuedFor]
     },
   )
   return { processed }

@@ -16,6 +16,7 @@ import { expectInvariantsHold } from '../../test/invariants'
 import { createUser, get, post, type TestUser } from '../../test/users'
 import { configurePix, seedPlans, storedPayment, storedSubscription } from '../billing/test-fixtures'
 import { runBillingTick } from '../lifecycle/lifecycle.service'
+import { createRenewalInvoices } from '../lifecycle/renewals.service'
 import { reconcilePix } from './pix-confirm.service'
 import { pixCallbacksIdle } from './pix.routes'
 
@@ -381,6 +382,35 @@ describe('renewals', () => {
       .where(and(eq(notifications.paymentId, renewal!.id), eq(notifications.kind, 'invoice_created')))
     expect(sent.length).toBeGreaterThan(0)
     for (const n of sent) expect(n.body).toContain(charge.pixCopiaECola)
+  })
+
+  it('a renewal issued after its period ended goes overdue in its batch; the message carries the static code', async () => {
+    clock.set('2026-06-01T12:00:00.000Z')
+    const { result } = await checkout()
+    await psp.controls.pay({ txid: pixTxidFor(result.payment.id) })
+    await settle()
+    // The jobs were down past the period end: the tick issues the renewal already due. A PSP charge needs a due
+    // date ahead, so none is created: the overdue message carries the static code, whichever pass renders it.
+    clock.set('2026-07-05T12:00:00.000Z')
+    await createRenewalInvoices(deps(), clock.now())
+    expect((await subscriptionRow(result.subscription.id)).status).toBe('past_due')
+    await runBillingTick(deps())
+    const [renewal] = await t.database.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.subscriptionId, result.subscription.id), eq(payments.type, 'renewal')))
+    expect(renewal).toMatchObject({ status: 'pending_pix', pixChargeStatus: null })
+    expect(psp.charge(pixTxidFor(renewal!.id))).toBeUndefined()
+    const sent = await t.database.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.subscriptionId, result.subscription.id))
+    // One message per channel for the late invoice: the overdue one (no invoice_created besides).
+    const forRenewal = sent.filter((n) => n.paymentId === renewal!.id)
+    expect(forRenewal.map((n) => `${n.kind}:${n.channel}`).sort()).toEqual(['overdue:email', 'overdue:whatsapp'])
+    const email = sent.find((n) => n.kind === 'overdue' && n.channel === 'email')
+    const code = parsePixBrCode(email?.body.match(/^000201.*$/m)?.[0] ?? '')
+    expect(code).toMatchObject({ key: psp.merchantKey, txid: renewal!.pixReference })
   })
 })
 
