@@ -119,12 +119,7 @@ export async function endScheduledCancellations(deps: LifecycleDeps, now: Date):
   return { processed }
 }
 
-/**
- * A subscription whose period ended without the renewal being paid (paying it would have moved the period on)
- * becomes past_due (Vencida), with an 'overdue' notification. Only once that renewal was issued: one the renewal
- * pass still owes (a backlog it could not finish within its budget) is issued on the next tick, due at once, and
- * the subscription goes overdue then, never on an invoice its customer was not sent.
- */
+/** The overdue pass's condition (on active or trialing PIX subscriptions), at `now`. */
 function overdueNow(now: Date) {
   return and(
     eq(subscriptions.cancelAtPeriodEnd, false),
@@ -137,7 +132,7 @@ function overdueNow(now: Date) {
 }
 const overdueStatuses: SubscriptionStatus[] = ['active', 'trialing']
 
-/** Marks locked subscriptions past_due: one audit row, two notifications and the status each, set-based. */
+/** Marks locked subscriptions past_due: an audit row, the overdue messages and the status each, set-based. */
 async function markPastDue(tx: Tx, deps: LifecycleDeps, now: Date, batch: SubscriptionRow[]): Promise<string[]> {
   if (batch.length === 0) return []
   const ids = batch.map((s) => s.id)
@@ -158,6 +153,12 @@ async function markPastDue(tx: Tx, deps: LifecycleDeps, now: Date, batch: Subscr
   return ids
 }
 
+/**
+ * A subscription whose period ended without the renewal being paid (paying it would have moved the period on)
+ * becomes past_due (Vencida), with an 'overdue' notification. Only once that renewal was issued: one the renewal
+ * pass still owes (a backlog it could not finish within its budget) is issued on the next tick, due at once, and
+ * the subscription goes overdue then, never on an invoice its customer was not sent.
+ */
 export async function markOverdue(deps: LifecycleDeps, now: Date): Promise<PassResult> {
   const processed = await forEachClaimed(deps, 'overdue', claimPix(overdueStatuses, overdueNow(now)), (tx, batch) =>
     markPastDue(tx, deps, now, batch),
