@@ -5,7 +5,7 @@ import { addDays } from '../../../domain/billing-period'
 import type { Executor, Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { audit, auditMany, systemActor } from '../audit/audit'
-import { type CancelReason, graceEndsAt, overdueGraceDays } from './notification-templates'
+import { type CancelReason, graceEndsAt, isLateRenewal, overdueGraceDays } from './notification-templates'
 import { renderCanceledMany, renderOverdueMany } from './notifications.render'
 import { enqueueMany } from './notifications.service'
 import { claimCursor, eachRow, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
@@ -180,7 +180,8 @@ export async function markLateRenewalsOverdue(
   now: Date,
   batch: SubscriptionRow[],
 ): Promise<string[]> {
-  const late = batch.filter((s) => s.currentPeriodEnd <= now)
+  // The renewal was due at the period end: issued late, as the pass's announcement tells them apart.
+  const late = batch.filter((s) => isLateRenewal(s.currentPeriodEnd, now))
   if (late.length === 0) return []
   const due = await subscriptionsMatching(
     tx,
