@@ -152,7 +152,7 @@ export function billingTick(env: AppEnv): { done: Promise<number | null>; child:
 
 /**
  * How `npm start` runs node (package.json): the variables set before it (glibc's MALLOC_MMAP_THRESHOLD_) and node's
- * flags (--max-semi-space-size, --enable-source-maps). Read from there, so the fault scripts and the load bench run
+ * flags (--max-semi-space-size). Read from there, so the fault scripts and the load bench run
  * the server and the worker exactly as production does.
  */
 export const startCommand = (() => {
