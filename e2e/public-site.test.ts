@@ -207,6 +207,12 @@ for (const viewport of ['mobile', 'desktop'] as const) {
       await page.keyboard.press('Escape')
       await dialog.waitFor({ state: 'detached' })
       expect(new URL(page.url()).searchParams.get('plan')).toBeNull()
+      // Radix gives the focus back in a timer after the dialog leaves the DOM: wait for it, not for the same tick.
+      await page
+        .waitForFunction(() => document.activeElement?.textContent === 'Assinar Profissional', undefined, {
+          timeout: 5_000,
+        })
+        .catch(() => undefined)
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Assinar Profissional')
 
       await page.keyboard.press('Enter')
