@@ -3,8 +3,8 @@ import { asc, type SQL, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
 import type { AppContext } from '../../context'
 import type { Executor, Tx } from '../../db/client'
-import { subscriptions } from '../../db/schema/billing'
-import { claimPassSlot } from './lifecycle.repo'
+import { type SubscriptionRow, subscriptions } from '../../db/schema/billing'
+import { claimPassSlot, claimPixSubscriptions } from './lifecycle.repo'
 
 export type LifecycleLog = {
   info(obj: object, msg: string): void
@@ -187,6 +187,16 @@ export function claimCursor() {
   }
 }
 export type ClaimCursor = ReturnType<typeof claimCursor>
+
+/**
+ * A run's claims of PIX subscriptions in the given statuses matching `where`, locked, through one cursor (claimCursor);
+ * others' locked rows are skipped.
+ */
+export function claimPix(statuses: SubscriptionRow['status'][], where: SQL | undefined) {
+  const cursor = claimCursor()
+  return (tx: Executor, seen: string[], limit: number) =>
+    claimPixSubscriptions(tx, statuses, where, cursor, seen, limit)
+}
 
 const running = new WeakMap<object, Map<string, Promise<unknown>>>()
 

@@ -1,20 +1,19 @@
 // What happens to PIX subscriptions when time passes: scheduled cancellations, overdue renewals, unpaid first
 // invoices. Card subscriptions are left to Stripe (its webhooks keep them in sync).
-import { and, eq, inArray, lte, not, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, lte, not, sql } from 'drizzle-orm'
 import { addDays } from '../../../domain/billing-period'
-import type { Executor, Tx } from '../../db/client'
+import type { Tx } from '../../db/client'
 import { payments, subscriptions } from '../../db/schema/billing'
 import { audit, auditMany, systemActor } from '../audit/audit'
 import { type CancelReason, graceEndsAt, isLateRenewal, overdueGraceDays } from './notification-templates'
 import { renderCanceledMany, renderOverdueMany } from './notifications.render'
 import { enqueueMany } from './notifications.service'
-import { claimCursor, eachRow, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
+import { claimPix, eachRow, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
 import type { SubscriptionRow } from '../../db/schema/billing'
 import { isOpenPayment } from '../../../domain/subscription-status'
 import { automaticoHoldsCycle } from '../pix-automatico/automatico-renewals'
 import {
   cancelSubscriptions,
-  claimPixSubscriptions,
   graceStartedBy,
   noRenewalYet,
   renewalsIssuedAt,
@@ -38,13 +37,6 @@ function snapshot(s: SubscriptionRow) {
     cancelAtPeriodEnd: s.cancelAtPeriodEnd,
     canceledAt: s.canceledAt?.toISOString() ?? null,
   }
-}
-
-/** Batches of PIX subscriptions in the given statuses matching `where`, locked; others' locked rows are skipped. */
-function claimPix(statuses: SubscriptionStatus[], where: SQL | undefined) {
-  const cursor = claimCursor()
-  return (tx: Executor, seen: string[], limit: number) =>
-    claimPixSubscriptions(tx, statuses, where, cursor, seen, limit)
 }
 
 /**

@@ -4,11 +4,11 @@ import { addDays } from '../../../domain/billing-period'
 import { subscriptions } from '../../db/schema/billing'
 import { auditMany, systemActor } from '../audit/audit'
 import { issuePixRenewals } from '../billing/pix-invoice'
-import { claimPixSubscriptions, noRenewalYet, plansByIds } from './lifecycle.repo'
+import { noRenewalYet, plansByIds } from './lifecycle.repo'
 import { isLateRenewal } from './notification-templates'
 import { renderInvoicesCreated } from './notifications.render'
 import { enqueueMany } from './notifications.service'
-import { claimCursor, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
+import { claimPix, forEachClaimed, type LifecycleDeps, type PassResult } from './pass-runner'
 import { markLateRenewalsOverdue } from './period-end.service'
 
 /** The renewal invoice is issued this many days before the period ends, and is due when it ends. */
@@ -26,19 +26,13 @@ const actor = systemActor('billing')
  */
 export async function createRenewalInvoices(deps: LifecycleDeps, now: Date): Promise<PassResult> {
   const horizon = addDays(now, renewalLeadDays)
-  const cursor = claimCursor()
   const processed = await forEachClaimed(
     deps,
     'renewals',
-    (tx, seen, limit) =>
-      claimPixSubscriptions(
-        tx,
-        ['active', 'trialing'],
-        and(eq(subscriptions.cancelAtPeriodEnd, false), lte(subscriptions.currentPeriodEnd, horizon), noRenewalYet),
-        cursor,
-        seen,
-        limit,
-      ),
+    claimPix(
+      ['active', 'trialing'],
+      and(eq(subscriptions.cancelAtPeriodEnd, false), lte(subscriptions.currentPeriodEnd, horizon), noRenewalYet),
+    ),
     async (tx, batch) => {
       const plans = await plansByIds(
         tx,
